@@ -1,0 +1,5 @@
+"""``python -m generator`` is the ``statedoc`` console script."""
+
+from generator.cli import main
+
+raise SystemExit(main())

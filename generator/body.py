@@ -1,0 +1,110 @@
+"""The Markdown body: headings and fenced code blocks, with offsets into the file text.
+
+Only what the rules need: the first heading (SD206), the ``## The Lifecycle`` section and the
+Mermaid block (SD3xx, ``diagram --write``). Fences follow CommonMark: up to three spaces of
+indent, three or more backticks or tildes, closed by a fence of the same character at least as
+long; an unclosed fence runs to the end of the document.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*?$")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str
+    start: int  # offset of the heading line
+    end: int  # offset just past its line break
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    info: str
+    start: int  # offset of the opening fence line
+    content_start: int  # offset of the first content line
+    content_end: int  # offset of the closing fence line (== end of text if unclosed)
+    end: int  # offset just past the closing fence line
+    closed: bool
+
+    def content(self, text: str) -> str:
+        return text[self.content_start : self.content_end]
+
+
+@dataclass(frozen=True)
+class Body:
+    """Headings and fences of the body (``text[offset:]``); offsets are into ``text``."""
+
+    text: str  # the whole document
+    offset: int  # where the body starts
+
+    @cached_property
+    def _scan(self) -> tuple[tuple[Heading, ...], tuple[Fence, ...]]:
+        headings: list[Heading] = []
+        fences: list[Fence] = []
+        text = self.text
+        pos = self.offset
+        open_fence: tuple[str, str, int, int] | None = None  # marker, info, start, content_start
+        while pos < len(text):
+            match = _LINE.match(text, pos)
+            assert match is not None
+            end = match.end()
+            if end == pos:  # pragma: no cover - _LINE always consumes at end of text
+                break
+            line = match.group().rstrip("\r\n")
+            if open_fence is not None:
+                marker = open_fence[0]
+                stripped = line.lstrip(" ")
+                if (
+                    len(line) - len(stripped) <= 3
+                    and stripped.rstrip(" \t") == marker[0] * len(stripped.rstrip(" \t"))
+                    and len(stripped.rstrip(" \t")) >= len(marker)
+                ):
+                    _, info, start, content_start = open_fence
+                    fences.append(Fence(info, start, content_start, pos, end, True))
+                    open_fence = None
+            else:
+                fence = _FENCE_OPEN.match(line)
+                heading = _HEADING.match(line)
+                if fence is not None:
+                    open_fence = (fence.group(1), fence.group(2).lower(), pos, end)
+                elif heading is not None:
+                    level, title = len(heading.group(1)), (heading.group(2) or "").strip()
+                    headings.append(Heading(level, title, pos, end))
+            pos = end
+        if open_fence is not None:
+            _, info, start, content_start = open_fence
+            fences.append(Fence(info, start, content_start, len(text), len(text), False))
+        return tuple(headings), tuple(fences)
+
+    @property
+    def headings(self) -> tuple[Heading, ...]:
+        return self._scan[0]
+
+    @property
+    def fences(self) -> tuple[Fence, ...]:
+        return self._scan[1]
+
+    @cached_property
+    def mermaid(self) -> Fence | None:
+        """The first ``mermaid`` fence that holds a state diagram (other diagrams are not ours)."""
+        for fence in self.fences:
+            first = _first_statement(fence.content(self.text))
+            if fence.info == "mermaid" and first.startswith("statediagram"):
+                return fence
+        return None
+
+
+def _first_statement(content: str) -> str:
+    for line in content.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("%%"):
+            return stripped.lower()
+    return ""

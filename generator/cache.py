@@ -1,0 +1,84 @@
+"""Content-addressed cache of per-file lint results in ``.statedoc_cache/``.
+
+The key is the file's bytes plus everything else that can change its findings: statedoc's
+version, a fingerprint of statedoc's own source files (so a development checkout never serves
+results from older code) and the file-size limit. Selection and per-file ignores are applied
+after the cache, so they are not part of the key. Entries are written atomically (temp file +
+rename), so concurrent runs can share the folder; a corrupt entry is a miss. Deleting the
+folder is always safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict
+from functools import cache
+from pathlib import Path
+
+from generator import __version__
+from generator.findings import Finding
+from generator.lint import SpecFacts
+
+FOLDER = ".statedoc_cache"
+_LAYOUT = "v1"
+
+
+@cache
+def code_fingerprint() -> str:
+    """Names, sizes and mtimes of statedoc's own modules: cheap, and changes with the code."""
+    package = Path(__file__).parent
+    digest = hashlib.sha256(__version__.encode())
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".json", ".j2"):
+            stat = path.stat()
+            digest.update(
+                f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode()
+            )
+    return digest.hexdigest()[:16]
+
+
+class Cache:
+    """One cache folder; ``get``/``put`` by file content."""
+
+    def __init__(self, root: Path, *, max_file_size: int) -> None:
+        self.folder = root / FOLDER / _LAYOUT
+        self.salt = f"{code_fingerprint()}:{max_file_size}:".encode()
+
+    def key(self, data: bytes) -> str:
+        return hashlib.sha256(self.salt + data).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key[2:]}.json"
+
+    def get(self, key: str, path: str) -> tuple[list[Finding], SpecFacts | None] | None:
+        try:
+            raw = json.loads(self._path(key).read_text(encoding="utf-8"))
+            findings = [Finding.from_dict({**item, "path": path}) for item in raw["findings"]]
+            facts = SpecFacts(**raw["facts"]) if raw["facts"] is not None else None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        return findings, facts
+
+    def put(self, key: str, findings: list[Finding], facts: SpecFacts | None) -> None:
+        entry = {
+            "findings": [{**f.to_dict(), "path": ""} for f in findings],
+            "facts": None if facts is None else asdict(facts),
+        }
+        target = self._path(key)
+        with contextlib.suppress(OSError):  # a read-only checkout still lints
+            target.parent.mkdir(parents=True, exist_ok=True)
+            gitignore = self.folder.parent / ".gitignore"
+            if not gitignore.exists():
+                gitignore.write_text("# created by statedoc\n*\n", encoding="utf-8")
+            fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    json.dump(entry, handle, ensure_ascii=False)
+                os.replace(tmp, target)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)

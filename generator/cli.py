@@ -1,0 +1,83 @@
+"""The ``statedoc`` command line: argument parsing and dispatch, nothing else.
+
+Exit codes (DESIGN.md): 0 clean or done, 1 findings of error severity / stale output / a
+breaking change, 2 usage, configuration or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from generator import __version__
+from generator.config import ConfigError
+from generator.report import FORMATS
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=os.environ.get("STATEDOC_FORMAT") or "text",
+        help="output format (env STATEDOC_FORMAT; default text)",
+    )
+    common.add_argument("--select", default="", help="comma-separated codes or prefixes to report")
+    common.add_argument("--ignore", default="", help="comma-separated codes or prefixes to skip")
+    common.add_argument(
+        "--output", metavar="FILE", help="write the report to FILE instead of stdout"
+    )
+    common.add_argument(
+        "-q", "--quiet", action="store_true", help="print findings only, no summary"
+    )
+    common.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes (default: all cores)",
+    )
+    common.add_argument(
+        "--no-cache", action="store_true", help="ignore and do not update .statedoc_cache/"
+    )
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="statedoc",
+        description="Lint state documents, generate their state machines, keep diagrams in sync.",
+    )
+    parser.add_argument("--version", action="version", version=f"statedoc {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    common = _common()
+    from generator.commands import register_all
+
+    register_all(sub, common)
+    return parser
+
+
+def codes(text: str) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "format", "text") not in FORMATS:
+        parser.error(f"--format must be one of {', '.join(FORMATS)}")
+    try:
+        result: int = args.run(args)
+    except ConfigError as exc:
+        print(f"statedoc: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    return result

@@ -1,0 +1,20 @@
+"""One module per command; each adds its sub-parser and a ``run(args) -> exit code``."""
+
+from __future__ import annotations
+
+import argparse
+from importlib import import_module
+from typing import Any
+
+_COMMANDS = ("lint", "generate", "diagram", "build", "info", "diff")
+
+
+def register_all(sub: Any, common: argparse.ArgumentParser) -> None:
+    for name in _COMMANDS:
+        try:
+            module = import_module(f"generator.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"generator.commands.{name}":
+                raise
+            continue  # a command still being built
+        module.register(sub, common)

@@ -1,0 +1,80 @@
+"""``statedoc lint [PATH...]``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from generator.cache import Cache
+from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, codes
+from generator.commands.output import emit
+from generator.config import ConfigError, load_config
+from generator.discover import SpecFile, discover
+from generator.linter import LintRun, default_jobs, lint_files, settings_for
+from generator.selection import validate_codes
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    parser = sub.add_parser("lint", parents=[common], help="lint documents or folders")
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders (default: configured specs)"
+    )
+    parser.add_argument(
+        "--against", metavar="GIT_REF", help="also check revisions against a git ref (SD207)"
+    )
+    parser.set_defaults(run=run)
+
+
+def lint_paths(
+    args: argparse.Namespace, *, keep_documents: bool = True
+) -> tuple[LintRun, list[str]]:
+    """Discover and lint; shared by ``lint``, ``generate``, ``build`` and ``check``.
+
+    ``keep_documents`` (the default) keeps every parsed document, as generation needs, which
+    bypasses the cache and worker processes; plain ``lint`` turns it off.
+    """
+    run, specs = lint_specs(args, keep_documents=keep_documents)
+    return run, [spec.display for spec in specs]
+
+
+def lint_specs(
+    args: argparse.Namespace, *, keep_documents: bool = True
+) -> tuple[LintRun, list[SpecFile]]:
+    """:func:`lint_paths`, returning the discovered :class:`SpecFile` s."""
+    config = load_config()
+    select, ignore = codes(args.select), codes(args.ignore)
+    validate_codes(select, "--select")
+    validate_codes(ignore, "--ignore")
+    paths = list(getattr(args, "paths", []) or [])
+    files = discover(paths, config)
+    if not files:
+        where = ", ".join(str(p) for p in (paths or config.specs))
+        raise ConfigError(f"no spec documents (*.md) found in {where}")
+    settings = settings_for(config, select, ignore)
+    jobs = args.jobs if getattr(args, "jobs", 0) > 0 else default_jobs()
+    use_cache = not getattr(args, "no_cache", False) and not keep_documents
+    cache = Cache(config.root, max_file_size=config.max_file_size) if use_cache else None
+    run = lint_files(files, settings, jobs=jobs, cache=cache, keep_documents=keep_documents)
+    against = getattr(args, "against", None)
+    if against:
+        from generator.diffing.revision import revision_findings
+
+        extra = [
+            f
+            for f in revision_findings(files, against, config)
+            if settings.selection.enabled(f.code)
+        ]
+        run.findings = sorted(run.findings + extra, key=lambda f: f.sort_key())
+    return run, files
+
+
+def exit_code(run: LintRun) -> int:
+    if run.internal_error:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if run.has_errors else EXIT_OK
+
+
+def run(args: argparse.Namespace) -> int:
+    lint_run, files = lint_paths(args, keep_documents=False)
+    emit(args, lint_run.findings, files)
+    return exit_code(lint_run)

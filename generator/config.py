@@ -1,0 +1,111 @@
+"""``[tool.statedoc]`` from the nearest ``pyproject.toml``: defaults for every command.
+
+Config errors are usage errors (exit 2) with a message that names the key, because a typo in a
+CI config must not silently lint nothing.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
+KNOWN_KEYS = {
+    "specs",
+    "out",
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "exclude",
+    "max-file-size",
+}
+
+
+class ConfigError(Exception):
+    """The configuration or a command-line selection is wrong (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    specs: tuple[Path, ...]
+    out: Path
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    source: Path | None = None  # the pyproject.toml it came from
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` with a ``[tool.statedoc]`` table, walking up."""
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                raise ConfigError(f"{candidate}: cannot read: {exc}") from None
+            if "statedoc" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: {key} must be a string or a list of strings")
+    return tuple(value)
+
+
+def load_config(start: Path | None = None) -> Config:
+    """Read the config that applies to ``start`` (default: the working directory)."""
+    start = (start or Path.cwd()).resolve()
+    pyproject = find_pyproject(start)
+    if pyproject is None:
+        return Config(root=start, specs=(start / "specs",), out=start / "generated")
+    root = pyproject.parent
+    table = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["statedoc"]
+    where = f"{pyproject} [tool.statedoc]"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table")
+    unknown = sorted(set(table) - KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_KEYS))}"
+        )
+    out = table.get("out", "generated")
+    if not isinstance(out, str):
+        raise ConfigError(f"{where}: out must be a string")
+    ignores = table.get("per-file-ignores", {})
+    if not isinstance(ignores, dict):
+        raise ConfigError(f"{where}: per-file-ignores must be a table of glob = [codes]")
+    size = table.get("max-file-size", DEFAULT_MAX_FILE_SIZE)
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        raise ConfigError(f"{where}: max-file-size must be a positive integer (bytes)")
+    config = Config(
+        root=root,
+        specs=tuple(root / s for s in _strings(table, "specs", where) or ("specs",)),
+        out=root / out,
+        select=_strings(table, "select", where),
+        ignore=_strings(table, "ignore", where),
+        per_file_ignores={
+            glob: _strings(ignores, glob, f"{where} per-file-ignores") for glob in ignores
+        },
+        exclude=_strings(table, "exclude", where),
+        max_file_size=size,
+        source=pyproject,
+    )
+    from generator.selection import validate_codes
+
+    for key, codes in (("select", config.select), ("ignore", config.ignore)):
+        validate_codes(codes, f"{where}: {key}")
+    for glob, codes in config.per_file_ignores.items():
+        validate_codes(codes, f"{where}: per-file-ignores {glob!r}")
+    return config

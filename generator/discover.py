@@ -1,0 +1,80 @@
+"""Find the spec documents a command works on: explicit files, or ``*.md`` under folders."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.config import Config, ConfigError
+
+_SKIP_DIRS = {".git", "node_modules", ".statedoc_cache", "__pycache__", ".venv", "venv"}
+
+
+@dataclass(frozen=True, order=True)
+class SpecFile:
+    """``display`` is what findings print (relative to the working directory when inside it);
+    ``relative`` is relative to the config root, for ``per-file-ignores`` and ``exclude``."""
+
+    display: str
+    path: Path
+    relative: str
+
+
+def _display(path: Path, cwd: Path) -> str:
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _excluded(relative: str, patterns: tuple[str, ...]) -> bool:
+    return any(
+        fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(relative, f"{p.rstrip('/')}/*")
+        for p in patterns
+    )
+
+
+def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> list[SpecFile]:
+    """Spec files for ``paths`` (default: the configured specs folders), sorted, unique.
+
+    Folders are walked without following symlinked folders (no cycles, no escaping the tree);
+    a path that does not exist is a usage error, not an empty result.
+    """
+    cwd = (cwd or Path.cwd()).resolve()
+    roots = [Path(p) for p in paths] if paths else list(config.specs)
+    found: dict[Path, SpecFile] = {}
+    for root in roots:
+        absolute = (cwd / root).absolute() if not root.is_absolute() else root
+        if absolute.is_dir():
+            for folder, dirs, files in os.walk(absolute):
+                dirs[:] = sorted(
+                    d
+                    for d in dirs
+                    if d not in _SKIP_DIRS
+                    and not d.startswith(".")
+                    and not os.path.islink(os.path.join(folder, d))
+                )
+                for name in sorted(files):
+                    if name.endswith(".md"):
+                        file = Path(folder) / name
+                        found.setdefault(file, _spec_file(file, config, cwd))
+        elif absolute.exists() or absolute.is_symlink():
+            found.setdefault(absolute, _spec_file(absolute, config, cwd))
+        else:
+            shown = root.as_posix()
+            where = " (the configured specs folder)" if not paths else ""
+            raise ConfigError(f"{shown}{where}: no such file or folder")
+    return sorted(f for f in found.values() if not _excluded(f.relative, config.exclude))
+
+
+def _spec_file(path: Path, config: Config, cwd: Path) -> SpecFile:
+    return SpecFile(_display(path, cwd), path, _relative(path.absolute(), config.root))

@@ -1,0 +1,56 @@
+"""Split a document into YAML front matter and Markdown body, by hand and without stripping.
+
+python-frontmatter silently returns ``{}`` for a missing or unterminated block and strips text
+(shifting every line number), so the split is done here with exact offsets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_FENCE = re.compile(r"---[ \t]*(?:\r\n?|\n|\Z)")
+_CLOSE = re.compile(r"(?<=[\r\n])---[ \t]*(?:\r\n?|\n|\Z)")
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Offsets are code points into the decoded text."""
+
+    yaml_text: str
+    yaml_offset: int
+    body: str
+    body_offset: int
+
+
+class SplitError(Exception):
+    """The document has no usable front matter block (``code`` is SD001 or SD002)."""
+
+    def __init__(self, code: str, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.offset = offset
+        self.message = message
+
+
+def split(text: str) -> Split:
+    """Return the front matter and body; raise SplitError with SD001/SD002 otherwise."""
+    opening = _FENCE.match(text)
+    if opening is None:
+        first = text.splitlines()[0] if text else ""
+        shown = first if len(first) <= 40 else first[:40] + "..."
+        found = f"found {shown!r}" if text else "the file is empty"
+        raise SplitError(
+            "SD001", 0, f"the file does not start with a '---' front matter line ({found})"
+        )
+    start = opening.end()
+    # A closing fence needs a line start: the opening fence's own end counts as one.
+    closing = _CLOSE.search(text, start)
+    if closing is None:
+        raise SplitError("SD002", 0, "the front matter opened on line 1 has no closing '---' line")
+    return Split(
+        yaml_text=text[start : closing.start()],
+        yaml_offset=start,
+        body=text[closing.end() :],
+        body_offset=closing.end(),
+    )

@@ -1,0 +1,212 @@
+"""The lint pipeline for one document: bytes -> findings (pure; no file system access).
+
+load (decode, split, strict YAML) -> schema -> model -> rules. Each stage that fails stops
+the pipeline for that document with its own findings: later checks would only add noise about
+values that are not there. A crash inside a check becomes an SD000 finding for this file only.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from generator import frontmatter, yamlload
+from generator.document import Document
+from generator.findings import Finding, Related, Severity
+from generator.rules import REGISTRY, Hit, all_rules, document_checks
+from generator.source import DecodeError, SourceText, Span, decode
+
+
+@dataclass(frozen=True)
+class SpecFacts:
+    """What cross-file rules need from a document: small enough to cache and to ship."""
+
+    id: str
+    id_line: int
+    id_column: int
+    id_end_line: int
+    id_end_column: int
+    suppressed: bool = False  # an inline ``ignore[SD204]`` on the id line
+
+
+@dataclass
+class FileResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    facts: SpecFacts | None = None
+    document: Document | None = None  # only when lint succeeded far enough to build one
+
+
+class _Reporter:
+    """Turns spans and hits into findings for one file."""
+
+    def __init__(self, path: str, source: SourceText | None) -> None:
+        self.path = path
+        self.source = source
+        self.findings: list[Finding] = []
+
+    def add(
+        self,
+        code: str,
+        span: Span,
+        message: str,
+        related: Iterable[tuple[Span, str]] = (),
+    ) -> None:
+        rule = REGISTRY[code]
+        line, column = self.position(span.start)
+        end_line, end_column = self.position(max(span.end, span.start + 1))
+        self.findings.append(
+            Finding(
+                self.path,
+                line,
+                column,
+                end_line,
+                end_column,
+                code,
+                rule.name,
+                rule.severity,
+                message,
+                tuple(Related(*self.position(s.start), m) for s, m in related),
+            )
+        )
+
+    def at(self, code: str, line: int, column: int, message: str) -> None:
+        rule = REGISTRY[code]
+        self.findings.append(
+            Finding(
+                self.path, line, column, line, column + 1, code, rule.name, rule.severity, message
+            )
+        )
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if self.source is None:
+            return 1, 1
+        return self.source.position(offset)
+
+
+def lint_bytes(data: bytes, path: str, *, max_file_size: int | None = None) -> FileResult:
+    """Lint one document's bytes; ``path`` is only used to label findings."""
+    all_rules()  # fill the registry before any lookup
+    result = FileResult(path)
+    reporter = _Reporter(path, None)
+    try:
+        _lint(data, path, max_file_size, reporter, result)
+    except Exception as exc:  # a bug in statedoc: keep going, but say so loudly
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"
+        reporter.at("SD000", 1, 1, f"internal error: {type(exc).__name__}: {exc} (at {where})")
+    result.findings = reporter.findings
+    return result
+
+
+def _lint(
+    data: bytes, path: str, max_file_size: int | None, reporter: _Reporter, result: FileResult
+) -> None:
+    if max_file_size is not None and len(data) > max_file_size:
+        reporter.at("SD007", 1, 1, f"the file has {len(data)} bytes; the limit is {max_file_size}")
+        return
+    try:
+        source = decode(data)
+    except DecodeError as exc:
+        reporter.at("SD006", exc.line, exc.column, exc.reason)
+        return
+    reporter.source = source
+    try:
+        split = frontmatter.split(source.text)
+    except frontmatter.SplitError as exc:
+        reporter.add(exc.code, Span(exc.offset, exc.offset + 3), exc.message)
+        return
+    loaded, problems = yamlload.load(split.yaml_text, split.yaml_offset)
+    for problem in problems:
+        reporter.add(problem.code, problem.span, problem.message, problem.related)
+    if loaded is None:
+        return
+    _schema_stage(loaded, reporter)
+    if any(f.code == "SD010" for f in reporter.findings) or not isinstance(loaded.value, dict):
+        return
+    from generator.model import build
+
+    spec = build(loaded.value)
+    document = Document(path, source, loaded, spec, split.body_offset)
+    result.document = document
+    id_span = loaded.spans[("id",)]
+    result.facts = SpecFacts(
+        spec.id, *source.position(id_span.start), *source.position(id_span.end)
+    )
+    for rule in document_checks():
+        assert rule.check is not None
+        try:
+            hits = list(rule.check(document))
+        except Exception as exc:
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            reporter.at(
+                "SD000",
+                1,
+                1,
+                f"internal error in {rule.code} {rule.name}: {type(exc).__name__}: {exc} "
+                f"(at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})",
+            )
+            continue
+        for hit in hits:
+            reporter.add(rule.code, _hit_span(document, hit), hit.message, hit.related)
+
+
+def _hit_span(document: Document, hit: Hit) -> Span:
+    if hit.span is not None:
+        return hit.span
+    return document.span(hit.path, key=hit.on_key)
+
+
+def _schema_stage(loaded: yamlload.Loaded, reporter: _Reporter) -> None:
+    from generator import schema
+
+    value = loaded.value
+    if not isinstance(value, dict):
+        kind = "empty" if value is None else f"a {type(value).__name__}"
+        reporter.add(
+            "SD010", loaded.span(()), f"the front matter must be a mapping of keys, not {kind}"
+        )
+        return
+    for key_path, key, suggestion in schema.typos(value):
+        span = loaded.key_spans.get(key_path, loaded.span(key_path))
+        reporter.add("SD011", span, f"unknown key {key!r}: did you mean {suggestion!r}?")
+    if schema.fast_valid(value):
+        return
+    for violation in schema.violations(value):
+        if violation.on_key:
+            span = loaded.key_spans.get(violation.path, loaded.span(violation.path))
+        else:
+            span = loaded.span(violation.path)
+        reporter.add("SD010", span, violation.message)
+
+
+def project_findings(results: list[FileResult]) -> list[Finding]:
+    """Cross-file rules over the documents linted together (SD204)."""
+    rule = REGISTRY["SD204"]
+    by_id: dict[str, list[FileResult]] = {}
+    for result in sorted(results, key=lambda r: r.path):
+        if result.facts is not None:
+            by_id.setdefault(result.facts.id, []).append(result)
+    found: list[Finding] = []
+    for spec_id, group in by_id.items():
+        first = group[0]
+        assert first.facts is not None
+        for other in group[1:]:
+            facts = other.facts
+            assert facts is not None
+            found.append(
+                Finding(
+                    other.path,
+                    facts.id_line,
+                    facts.id_column,
+                    facts.id_end_line,
+                    facts.id_end_column,
+                    rule.code,
+                    rule.name,
+                    Severity.ERROR,
+                    f"id {spec_id} is also used by {first.path}:{first.facts.id_line}:"
+                    f"{first.facts.id_column}",
+                )
+            )
+    return found

@@ -1,0 +1,182 @@
+"""Lint many files: read, cache, lint each (in worker processes when it pays), cross-file
+rules, selection and inline suppression. The I/O edge around :mod:`generator.lint`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from functools import partial
+
+from generator.cache import Cache
+from generator.config import Config
+from generator.discover import SpecFile
+from generator.findings import Finding, Severity
+from generator.lint import FileResult, SpecFacts, lint_bytes, project_findings
+from generator.selection import Selection, inline_ignored
+from generator.source import decode
+
+#: Below this many files to lint from scratch, a process pool costs more than it saves.
+PARALLEL_MIN = 48
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything besides a file's bytes that decides what is reported for it."""
+
+    selection: Selection
+    max_file_size: int
+
+
+@dataclass
+class LintRun:
+    results: list[FileResult]
+    findings: list[Finding]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.severity is Severity.ERROR for f in self.findings)
+
+    @property
+    def internal_error(self) -> bool:
+        return any(f.code == "SD000" for f in self.findings)
+
+    def clean(self, path: str) -> bool:
+        """No error-severity finding for this file (warnings do not block generation)."""
+        return not any(f.path == path and f.severity is Severity.ERROR for f in self.findings)
+
+
+def settings_for(
+    config: Config, select: Sequence[str] = (), ignore: Sequence[str] = ()
+) -> Settings:
+    selection = Selection(
+        select=tuple(select) or config.select,
+        ignore=config.ignore + tuple(ignore),
+        per_file=dict(config.per_file_ignores),
+    )
+    return Settings(selection, config.max_file_size)
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _unsuppressed(findings: list[Finding], data: bytes) -> list[Finding]:
+    """Drop findings whose reported line carries ``# statedoc: ignore[CODE]``."""
+    if not findings:
+        return findings
+    try:
+        source = decode(data)
+    except Exception:
+        return findings
+    return [
+        f
+        for f in findings
+        if f.code == "SD000" or not inline_ignored(source.line_text(f.line), f.code)
+    ]
+
+
+def _unreadable(spec: SpecFile, exc: OSError) -> FileResult:
+    from generator.rules import REGISTRY, all_rules
+
+    all_rules()
+    rule = REGISTRY["SD008"]
+    finding = Finding(
+        spec.display,
+        1,
+        1,
+        1,
+        2,
+        rule.code,
+        rule.name,
+        rule.severity,
+        f"cannot read the file: {exc.strerror or exc}",
+    )
+    return FileResult(spec.display, [finding])
+
+
+def _lint_one(
+    spec: SpecFile, max_file_size: int, cache: Cache | None, keep_document: bool
+) -> FileResult:
+    """Read and lint one file from scratch; findings are unfiltered but inline ignores."""
+    try:
+        data = spec.path.read_bytes()
+    except OSError as exc:
+        return _unreadable(spec, exc)
+    result = lint_bytes(data, spec.display, max_file_size=max_file_size)
+    result.findings = _unsuppressed(result.findings, data)
+    if result.facts is not None and result.document is not None:
+        line_text = result.document.source.line_text(result.facts.id_line)
+        if inline_ignored(line_text, "SD204"):
+            result.facts = replace(result.facts, suppressed=True)
+    if cache is not None:
+        cache.put(cache.key(data), result.findings, result.facts)
+    if not keep_document:
+        result.document = None  # cheap to ship back from a worker
+    return result
+
+
+def _cached(spec: SpecFile, cache: Cache) -> FileResult | None:
+    try:
+        data = spec.path.read_bytes()
+    except OSError:
+        return None
+    hit = cache.get(cache.key(data), spec.display)
+    if hit is None:
+        return None
+    findings, facts = hit
+    return FileResult(spec.display, findings, facts)
+
+
+def lint_files(
+    files: Sequence[SpecFile],
+    settings: Settings,
+    *,
+    jobs: int = 1,
+    cache: Cache | None = None,
+    keep_documents: bool = False,
+) -> LintRun:
+    """Lint ``files`` together (SD204 looks across them).
+
+    ``keep_documents`` (for generation) lints in this process without the cache, so every
+    clean file comes back with its parsed :class:`~generator.document.Document`.
+    """
+    if keep_documents:
+        cache = None
+    results: dict[SpecFile, FileResult] = {}
+    todo: list[SpecFile] = []
+    for spec in files:
+        hit = _cached(spec, cache) if cache is not None else None
+        if hit is not None:
+            results[spec] = hit
+        else:
+            todo.append(spec)
+    work = partial(
+        _lint_one, max_file_size=settings.max_file_size, cache=cache, keep_document=keep_documents
+    )
+    if jobs > 1 and len(todo) >= PARALLEL_MIN and not keep_documents:
+        workers = min(jobs, len(todo) // (PARALLEL_MIN // 2))
+        with ProcessPoolExecutor(max_workers=max(2, workers)) as pool:
+            chunk = max(1, len(todo) // (workers * 4))
+            results.update(zip(todo, pool.map(work, todo, chunksize=chunk), strict=True))
+    else:
+        results.update((spec, work(spec)) for spec in todo)
+    ordered = [results[spec] for spec in files]
+    return _select(files, ordered, settings.selection)
+
+
+def _select(files: Sequence[SpecFile], results: list[FileResult], selection: Selection) -> LintRun:
+    relative = {spec.display: spec.relative for spec in files}
+    facts: dict[str, SpecFacts | None] = {r.path: r.facts for r in results}
+    findings = [
+        f for r in results for f in r.findings if selection.enabled(f.code, relative[r.path])
+    ]
+    for finding in project_findings(results):
+        fact = facts[finding.path]
+        if selection.enabled(finding.code, relative[finding.path]) and not (
+            fact and fact.suppressed
+        ):
+            findings.append(finding)
+    findings.sort(key=Finding.sort_key)
+    return LintRun(results, findings)

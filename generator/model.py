@@ -1,0 +1,152 @@
+"""The typed, frozen model of a state document, built only from schema-valid front matter.
+
+Rules and renderers read this, never the raw dict. Each item keeps ``path``, its place in the
+front matter, so a rule can point at it without knowing anything about YAML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from generator.yamlload import Path
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    name: str
+    meaning: str | None
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    from_state: str
+    to_state: str
+    trigger: str
+    guard: str | None
+    side_effects: tuple[str, ...]
+    who: str | None
+    provenance: str | None
+    source: str | None
+    path: Path
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        return (self.from_state, self.to_state)
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidPair:
+    from_state: str
+    to_state: str
+    why: str
+    path: Path
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        return (self.from_state, self.to_state)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One state document's front matter. ``initial`` is the declared list, if any."""
+
+    id: str
+    title: str
+    object: str
+    product_area: str
+    module: str
+    revision: int
+    status: str
+    states: tuple[State, ...]
+    transitions: tuple[Transition, ...]
+    invalid: tuple[InvalidPair, ...]
+    initial: tuple[str, ...] | None
+    source_sha: Mapping[str, str]
+    invariants: tuple[str, ...]
+    evidence: tuple[str, ...]
+    text_fields: Mapping[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def state_names(self) -> tuple[str, ...]:
+        """Declared names in order, first declaration wins."""
+        return tuple(dict.fromkeys(s.name for s in self.states))
+
+    @cached_property
+    def transition_pairs(self) -> frozenset[tuple[str, str]]:
+        return frozenset(t.pair for t in self.transitions)
+
+    @cached_property
+    def invalid_pairs(self) -> frozenset[tuple[str, str]]:
+        return frozenset(i.pair for i in self.invalid)
+
+    @cached_property
+    def initial_states(self) -> tuple[str, ...]:
+        """Declared ``initial``, else the states no transition enters (DESIGN.md)."""
+        if self.initial is not None:
+            return tuple(dict.fromkeys(self.initial))
+        entered = {t.to_state for t in self.transitions if t.to_state != t.from_state}
+        return tuple(n for n in self.state_names if n not in entered)
+
+    @cached_property
+    def terminal_states(self) -> tuple[str, ...]:
+        """States no transition leaves (self-loops do not count as leaving)."""
+        left = {t.from_state for t in self.transitions if t.to_state != t.from_state}
+        return tuple(n for n in self.state_names if n not in left)
+
+
+def _opt_str(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    return value if isinstance(value, str) else None
+
+
+TEXT_FIELDS = ("design_intent", "implementation_evidence", "origin", "concurrency")
+
+
+def build(data: Mapping[str, Any]) -> Spec:
+    """Build the model from front matter that passed the schema (so types are known)."""
+    states = tuple(
+        State(s["name"], _opt_str(s, "meaning"), ("states", i))
+        for i, s in enumerate(data["states"])
+    )
+    transitions = tuple(
+        Transition(
+            from_state=t["from"],
+            to_state=t["to"],
+            trigger=t["trigger"],
+            guard=_opt_str(t, "guard"),
+            side_effects=tuple(t.get("side_effects") or ()),
+            who=_opt_str(t, "who"),
+            provenance=_opt_str(t, "provenance"),
+            source=_opt_str(t, "source"),
+            path=("transitions", i),
+        )
+        for i, t in enumerate(data["transitions"])
+    )
+    invalid = tuple(
+        InvalidPair(p["from"], p["to"], p["why"], ("invalid", i))
+        for i, p in enumerate(data.get("invalid") or ())
+    )
+    initial = data.get("initial")
+    return Spec(
+        id=data["id"],
+        title=data["title"],
+        object=data["object"],
+        product_area=data["product_area"],
+        module=data["module"],
+        revision=int(data["revision"]),
+        status=data["status"],
+        states=states,
+        transitions=transitions,
+        invalid=invalid,
+        initial=None
+        if initial is None
+        else tuple([initial] if isinstance(initial, str) else initial),
+        source_sha=dict(data.get("source_sha") or {}),
+        invariants=tuple(data.get("invariants") or ()),
+        evidence=tuple(data.get("evidence") or ()),
+        text_fields={k: data[k] for k in TEXT_FIELDS if isinstance(data.get(k), str)},
+    )

@@ -1,0 +1,90 @@
+"""SARIF 2.1.0, as GitHub code scanning and other tools read it.
+
+Columns are code points (``columnKind: unicodeCodePoints``), the same numbers the text format
+prints; paths are relative URIs so results survive checkouts in different folders.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+from generator.findings import Finding, Severity
+from generator.report import Run
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _uri(path: str) -> str:
+    return quote(path.replace("\\", "/"))
+
+
+def _region(line: int, column: int, end_line: int, end_column: int) -> dict[str, int]:
+    return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+
+
+def _result(f: Finding, index: dict[str, int]) -> dict[str, object]:
+    location = {
+        "physicalLocation": {
+            "artifactLocation": {"uri": _uri(f.path)},
+            "region": _region(f.line, f.column, f.end_line, max(f.end_column, 1)),
+        }
+    }
+    result: dict[str, object] = {
+        "ruleId": f.code,
+        "ruleIndex": index[f.code],
+        "level": "error" if f.severity is Severity.ERROR else "warning",
+        "message": {"text": f.message},
+        "locations": [location],
+    }
+    if f.related:
+        result["relatedLocations"] = [
+            {
+                "id": number,
+                "message": {"text": r.message},
+                "physicalLocation": {
+                    "artifactLocation": {"uri": _uri(f.path)},
+                    "region": {"startLine": r.line, "startColumn": r.column},
+                },
+            }
+            for number, r in enumerate(f.related)
+        ]
+    return result
+
+
+def render(run: Run) -> str:
+    from generator.rules import all_rules
+
+    rules = all_rules()
+    index = {r.code: i for i, r in enumerate(rules)}
+    log = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "statedoc",
+                        "version": run.tool_version,
+                        "informationUri": "https://github.com/statedoc/statedoc",
+                        "rules": [
+                            {
+                                "id": r.code,
+                                "name": r.name,
+                                "shortDescription": {"text": r.summary},
+                                "fullDescription": {"text": r.why},
+                                "defaultConfiguration": {
+                                    "level": "error" if r.severity is Severity.ERROR else "warning"
+                                },
+                            }
+                            for r in rules
+                        ],
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "artifacts": [{"location": {"uri": _uri(p)}} for p in run.files],
+                "results": [_result(f, index) for f in run.findings],
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,34 @@
+"""``path:line:col: CODE message``, one finding a line, like ruff and compilers."""
+
+from __future__ import annotations
+
+from generator.findings import Severity
+from generator.report import Run
+
+
+def render(run: Run) -> str:
+    lines = []
+    for finding in run.findings:
+        suffix = " (warning)" if finding.severity is Severity.WARNING else ""
+        message = finding.message.replace("\r", "\\r").replace("\n", "\\n")
+        lines.append(
+            f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {message}{suffix}"
+        )
+        for related in finding.related:
+            lines.append(f"{finding.path}:{related.line}:{related.column}: note: {related.message}")
+    return "".join(line + "\n" for line in lines)
+
+
+def summary(run: Run) -> str:
+    """One closing line for people (stderr), never part of the parseable output."""
+    errors = sum(1 for f in run.findings if f.severity is Severity.ERROR)
+    warnings = len(run.findings) - errors
+    files = len(run.files)
+    checked = f"{files} file{'s' if files != 1 else ''} checked"
+    if not run.findings:
+        return f"All clean: {checked}."
+    return f"Found {_plural(errors, 'error')} and {_plural(warnings, 'warning')} ({checked})."
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"

@@ -1,0 +1,215 @@
+"""SD3xx: the Mermaid diagram in the body must show what the front matter says.
+
+Drift compares meaning (states, edges, start/end markers), never text, so a hand-drawn diagram
+with its own ids, order and labels is in sync as long as it draws the same graph. ``[*]``
+markers are optional: a diagram that draws none is not checked for them (the first seed draws
+none); one that draws any must draw all initial (or all terminal) states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cached_property
+
+from generator.document import Document
+from generator.findings import Severity
+from generator.mermaid.model import Diagram
+from generator.mermaid.parse import parse_state_diagram
+from generator.rules import Hit, rule
+from generator.rules.examples import BODY, DOOR, HEADER
+from generator.source import Span
+
+_FENCE = "```"
+_DIAGRAM = (
+    f"{_FENCE}mermaid\nstateDiagram-v2\n  [*] --> closed\n  open --> closed\n  closed --> open\n"
+    f"{_FENCE}\n"
+)
+
+
+def _doc(diagram: str) -> str:
+    return f"---\n{HEADER}{DOOR}---\n{BODY}\n## The Lifecycle\n\n{diagram}"
+
+
+class _Located:
+    """The parsed diagram of a document and the offset of its block (cached per document)."""
+
+    def __init__(self, doc: Document) -> None:
+        fence = doc.body.mermaid
+        self.fence = fence
+        self.diagram: Diagram | None = None
+        if fence is not None:
+            self.diagram = parse_state_diagram(fence.content(doc.source.text))
+        self.doc = doc
+
+    def at(self, line: int, column: int, length: int = 1) -> Span:
+        """A span from a 1-based position inside the block."""
+        assert self.fence is not None
+        text = self.doc.source.text
+        offset = self.fence.content_start
+        for _ in range(line - 1):
+            nxt = text.find("\n", offset, self.fence.content_end)
+            if nxt < 0:
+                break
+            offset = nxt + 1
+        start = offset + column - 1
+        return Span(start, start + length)
+
+    @cached_property
+    def opening(self) -> Span:
+        assert self.fence is not None
+        text = self.doc.source.text
+        end = text.find("\n", self.fence.start)
+        return Span(self.fence.start, end if end >= 0 else len(text))
+
+
+def parsed(doc: Document) -> Diagram | None:
+    """The document's parsed diagram (None when it has none), shared with ``diagram --write``."""
+    return _located(doc).diagram
+
+
+def _located(doc: Document) -> _Located:
+    found = doc.memo.get("diagram")
+    if not isinstance(found, _Located):
+        found = doc.memo["diagram"] = _Located(doc)
+    return found
+
+
+def _readable(doc: Document) -> tuple[_Located, Diagram] | None:
+    """The diagram for drift rules: none when missing or when SD302 says it cannot be read."""
+    located = _located(doc)
+    if located.diagram is None or not located.diagram.ok:
+        return None
+    return located, located.diagram
+
+
+@rule(
+    "SD301",
+    "diagram-missing",
+    "the body has no Mermaid state diagram",
+    why="The diagram is how people read a lifecycle; `statedoc diagram --write` inserts one.",
+    bad=_doc(""),
+    good=_doc(_DIAGRAM),
+    severity=Severity.WARNING,
+)
+def diagram_missing(doc: Document) -> Iterator[Hit]:
+    if doc.body.mermaid is None:
+        end = doc.source.text.find("\n", doc.body_offset)
+        yield Hit(
+            "the body has no ```mermaid stateDiagram-v2 block: run `statedoc diagram --write`",
+            span=Span(doc.body_offset, end if end >= 0 else doc.body_offset),
+        )
+
+
+@rule(
+    "SD302",
+    "diagram-syntax",
+    "the Mermaid block cannot be parsed",
+    why="Mermaid silently draws a wrong graph for much broken input, so statedoc reports what "
+    "it cannot read exactly instead of guessing.",
+    bad=_doc(_DIAGRAM.replace("open --> closed", "open -> closed")),
+    good=_doc(_DIAGRAM),
+)
+def diagram_syntax(doc: Document) -> Iterator[Hit]:
+    located = _located(doc)
+    if located.diagram is None:
+        return
+    for problem in located.diagram.problems:
+        yield Hit(problem.message, span=located.at(problem.line, problem.column))
+
+
+@rule(
+    "SD303",
+    "diagram-edge-drift",
+    "an edge of the diagram is not a declared transition, or a transition is missing from it",
+    why="A diagram that disagrees with the front matter misleads every reader; "
+    "`statedoc diagram --write` redraws it, keeping the labels of edges that still exist.",
+    bad=_doc(_DIAGRAM.replace("  closed --> open\n", "")),
+    good=_doc(_DIAGRAM),
+)
+def diagram_edge_drift(doc: Document) -> Iterator[Hit]:
+    readable = _readable(doc)
+    if readable is None:
+        return
+    located, diagram = readable
+    names = set(doc.spec.state_names)
+    declared = doc.spec.transition_pairs
+    drawn: set[tuple[str, str]] = set()
+    for edge in diagram.edges:
+        if "[*]" in (edge.src, edge.dst):
+            continue
+        drawn.add((edge.src, edge.dst))
+        if (edge.src, edge.dst) not in declared and edge.src in names and edge.dst in names:
+            yield Hit(
+                f"the diagram draws {edge.src!r} --> {edge.dst!r}, "
+                "which is not a declared transition",
+                span=located.at(edge.line, edge.column),
+            )
+    for item in doc.spec.transitions:
+        if item.pair not in drawn:
+            yield Hit(
+                f"transition {item.from_state!r} -> {item.to_state!r} is missing from the diagram",
+                span=located.opening,
+                related=((doc.span(item.path), "declared here"),),
+            )
+
+
+@rule(
+    "SD304",
+    "diagram-unknown-state",
+    "the diagram names a state that is not declared",
+    why="Usually a renamed state whose diagram was not updated.",
+    bad=_doc(_DIAGRAM.replace("  closed --> open\n", "  closed --> open\n  open --> ajar\n")),
+    good=_doc(_DIAGRAM),
+)
+def diagram_unknown_state(doc: Document) -> Iterator[Hit]:
+    readable = _readable(doc)
+    if readable is None:
+        return
+    located, diagram = readable
+    names = set(doc.spec.state_names)
+    for state in diagram.states:
+        if state.name not in names:
+            yield Hit(
+                f"the diagram draws state {state.name!r}, which is not declared",
+                span=located.at(state.line, state.column),
+            )
+
+
+@rule(
+    "SD305",
+    "diagram-start-end-drift",
+    "`[*]` edges disagree with the initial or terminal states",
+    why="`[*] --> x` says x is where the lifecycle starts and `x --> [*]` that it ends there; "
+    "they must match `initial` (or the states nothing enters) and the states nothing leaves.",
+    bad=_doc(_DIAGRAM.replace("[*] --> closed", "[*] --> open")),
+    good=_doc(_DIAGRAM),
+)
+def diagram_start_end_drift(doc: Document) -> Iterator[Hit]:
+    readable = _readable(doc)
+    if readable is None:
+        return
+    located, diagram = readable
+    names = set(doc.spec.state_names)
+    checks = (
+        ("start", diagram.starts, set(doc.spec.initial_states), "[*] --> {}", "initial"),
+        ("end", diagram.ends, set(doc.spec.terminal_states), "{} --> [*]", "terminal"),
+    )
+    for _kind, drawn, wanted, shape, word in checks:
+        if not drawn:
+            continue  # this diagram does not draw these markers at all
+        for edge in diagram.edges:
+            name = edge.dst if edge.src == "[*]" else edge.src if edge.dst == "[*]" else None
+            if name is None or (edge.src == "[*]") != (word == "initial"):
+                continue
+            if name in names and name not in wanted:
+                yield Hit(
+                    f"the diagram draws {shape.format(repr(name))}, but {name!r} is not {word}",
+                    span=located.at(edge.line, edge.column),
+                )
+        for name in sorted(wanted - set(drawn), key=doc.spec.state_names.index):
+            yield Hit(
+                f"{word} state {name!r} has no {shape.format('')} edge in the diagram".replace(
+                    "  ", " "
+                ),
+                span=located.opening,
+            )

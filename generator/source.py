@@ -1,0 +1,80 @@
+"""Source text: strict decoding and the offset -> (line, column) map every finding goes through.
+
+Editors count lines at LF, CRLF and lone CR only; PyYAML also breaks at U+2028, U+2029 and NEL,
+so its ``mark.line`` drifts. Everything here works from code-point offsets instead.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+_BREAK = re.compile(r"\r\n?|\n")
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open range of code-point offsets into the decoded text."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """Decoded document text (one leading BOM removed) with a lazily built line table."""
+
+    text: str
+    had_bom: bool = False
+    _starts: list[int] = field(default_factory=list, repr=False, compare=False)
+
+    def _line_starts(self) -> list[int]:
+        if not self._starts:
+            self._starts.append(0)
+            self._starts.extend(m.end() for m in _BREAK.finditer(self.text))
+        return self._starts
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a code-point offset, as an editor shows it."""
+        offset = max(0, min(offset, len(self.text)))
+        starts = self._line_starts()
+        index = bisect_right(starts, offset) - 1
+        return index + 1, offset - starts[index] + 1
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line, without its line break."""
+        starts = self._line_starts()
+        if not 1 <= line <= len(starts):
+            return ""
+        start = starts[line - 1]
+        end = starts[line] if line < len(starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+
+class DecodeError(Exception):
+    """The bytes are not UTF-8; carries the position an editor would show."""
+
+    def __init__(self, line: int, column: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+        self.column = column
+        self.reason = reason
+
+
+def decode(data: bytes) -> SourceText:
+    """Strict UTF-8 with one optional BOM; the error position counts code points, not bytes."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        good = data[: exc.start].decode("utf-8")
+        if good.startswith(BOM):
+            good = good[1:]
+        prefix = SourceText(good)
+        line, column = prefix.position(len(good))
+        bad = data[exc.start : exc.end].hex(" ")
+        raise DecodeError(line, column, f"invalid UTF-8 byte(s) {bad}: {exc.reason}") from None
+    if text.startswith(BOM):
+        return SourceText(text[1:], had_bom=True)
+    return SourceText(text)

@@ -1,0 +1,40 @@
+"""Atomic writes that happen only when bytes change (so mtimes of unchanged files survive).
+
+A temp file in the target's own folder, fsync, then ``os.replace``: readers see the old file or
+the new one, never half of one, and a crash leaves the old file intact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def atomic_write(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` unless it already holds exactly that; True if written."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    except IsADirectoryError:
+        raise IsADirectoryError(f"{path} is a directory") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = None
+    with contextlib.suppress(FileNotFoundError):
+        mode = path.stat().st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode if mode is not None else 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return True
