@@ -9,7 +9,7 @@ from pathlib import Path
 
 from generator.config import Config, ConfigError
 
-_SKIP_DIRS = {".git", "node_modules", ".statedoc_cache", "__pycache__", ".venv", "venv"}
+SKIP_DIRS = {".git", "node_modules", ".statedoc_cache", "__pycache__", ".venv", "venv"}
 
 
 @dataclass(frozen=True, order=True)
@@ -36,7 +36,7 @@ def _relative(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def _excluded(relative: str, patterns: tuple[str, ...]) -> bool:
+def excluded(relative: str, patterns: tuple[str, ...]) -> bool:
     return any(
         fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(relative, f"{p.rstrip('/')}/*")
         for p in patterns
@@ -59,7 +59,7 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
                 dirs[:] = sorted(
                     d
                     for d in dirs
-                    if d not in _SKIP_DIRS
+                    if d not in SKIP_DIRS
                     and not d.startswith(".")
                     and not os.path.islink(os.path.join(folder, d))
                 )
@@ -73,7 +73,7 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
             shown = root.as_posix()
             where = " (the configured specs folder)" if not paths else ""
             raise ConfigError(f"{shown}{where}: no such file or folder")
-    return sorted(f for f in found.values() if not _excluded(f.relative, config.exclude))
+    return sorted(f for f in found.values() if not excluded(f.relative, config.exclude))
 
 
 def _spec_file(path: Path, config: Config, cwd: Path) -> SpecFile:

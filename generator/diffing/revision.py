@@ -1,0 +1,94 @@
+"""SD207 revision-not-bumped: ``lint --against GIT_REF``.
+
+For each linted spec that existed at the ref (matched by ``id``, so a moved file counts),
+a change to its state machine (any breaking or compatible change; wording does not count)
+must come with a higher ``revision``. The finding points at the ``revision`` value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.config import Config
+from generator.diffing import gitref
+from generator.diffing.semantic import Version, diff_specs, match_by_id
+from generator.discover import SpecFile
+from generator.document import Document
+from generator.findings import Finding
+from generator.lint import lint_bytes
+from generator.rules import REGISTRY, all_rules
+from generator.selection import Selection, inline_ignored
+
+_SHOWN = 3  # changes named in a message before "and N more"
+
+
+def revision_findings(files: list[SpecFile], against: str, config: Config) -> list[Finding]:
+    """SD207 findings for ``files`` against the git ref ``against`` (ConfigError when the ref
+    or the repository is missing). Per-file and inline ignores are applied here; the caller
+    applies ``--select``/``--ignore``."""
+    top = gitref.toplevel(Path.cwd())
+    commit = gitref.resolve(top, against)
+    documents: dict[str, tuple[Document, str]] = {}
+    new: list[Version] = []
+    for file in files:
+        try:
+            data = file.path.read_bytes()
+        except OSError:
+            continue  # lint reports it (SD008)
+        result = lint_bytes(data, file.display, max_file_size=config.max_file_size)
+        if result.document is None:
+            continue  # lint reports why; there is no revision to check
+        documents[file.display] = (result.document, file.relative)
+        new.append(gitref.from_result(result, key=gitref.repo_relative(file.path, top)))
+    if not new:
+        return []
+    # Old specs: the configured folders (to follow moves) and each linted file's own path.
+    roots = set(gitref.config_roots(config, top))
+    roots.update(v.key for v in new if v.key is not None)
+    old = [v for v in gitref.ref_versions(top, commit, roots, config) if v.spec is not None]
+    found = []
+    for before, after in match_by_id(old, new):
+        if before is None or after is None:
+            continue
+        document, relative = documents[after.path]
+        finding = _check(before, after, document, against)
+        if finding is not None and _reported(finding, document, relative, config):
+            found.append(finding)
+    return found
+
+
+def _check(before: Version, after: Version, document: Document, against: str) -> Finding | None:
+    old, new = before.spec, after.spec
+    assert old is not None and new is not None
+    if old.id != new.id or new.revision > old.revision:
+        return None
+    changes = [c for c in diff_specs(old, new) if c.semantic]
+    if not changes:
+        return None
+    span = document.span(("revision",))
+    line, column = document.source.position(span.start)
+    end_line, end_column = document.source.position(max(span.end, span.start + 1))
+    named = "; ".join(c.message for c in changes[:_SHOWN])
+    if len(changes) > _SHOWN:
+        named += f"; and {len(changes) - _SHOWN} more"
+    moved = f" (then at {before.path})" if before.location != after.location else ""
+    if new.revision == old.revision:
+        stated = f"revision is still {new.revision}"
+    else:
+        stated = f"revision went down from {old.revision} to {new.revision}"
+    message = (
+        f"the lifecycle changed since {against}{moved} but {stated}: {named}; "
+        f"set revision to {old.revision + 1} or more"
+    )
+    all_rules()
+    rule = REGISTRY["SD207"]
+    return Finding(
+        after.path, line, column, end_line, end_column, rule.code, rule.name, rule.severity, message
+    )
+
+
+def _reported(finding: Finding, document: Document, relative: str, config: Config) -> bool:
+    """Not silenced by ``per-file-ignores`` or a ``# statedoc: ignore[SD207]`` on its line."""
+    if not Selection(per_file=dict(config.per_file_ignores)).enabled(finding.code, relative):
+        return False
+    return not inline_ignored(document.source.line_text(finding.line), finding.code)
