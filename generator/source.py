@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 _BREAK = re.compile(r"\r\n?|\n")
 BOM = "\ufeff"
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A half-open range of code-point offsets into the decoded text."""
+class Span(NamedTuple):
+    """A half-open range of code-point offsets into the decoded text (a tuple: made by the
+    hundred thousand when loading, so it must be cheap)."""
 
     start: int
     end: int

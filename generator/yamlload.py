@@ -67,8 +67,27 @@ class _TooLargeError(Exception):
     pass
 
 
+_WORDS: dict[str, object] = {
+    "~": None,
+    "null": None,
+    "Null": None,
+    "NULL": None,
+    "true": True,
+    "True": True,
+    "TRUE": True,
+    "false": False,
+    "False": False,
+    "FALSE": False,
+}
+_NUMERIC_START = frozenset("0123456789+-.")
+
+
 def resolve_plain(text: str) -> object:
     """The YAML 1.2 core schema for a plain scalar: null, bool, int, float, else str."""
+    if not text:
+        return None
+    if text[0] not in _NUMERIC_START:  # most scalars are words and sentences: no regex
+        return _WORDS.get(text, text)
     if _NULL.fullmatch(text):
         return None
     if _TRUE.fullmatch(text):
@@ -176,6 +195,8 @@ class _Builder:
         """Consume one event; False stops the walk (fatal for this document)."""
         start = event.start_mark.index if event.start_mark is not None else 0
         end = event.end_mark.index if event.end_mark is not None else start
+        if type(event) is yaml.ScalarEvent and event.anchor is None:  # the common case first
+            return self._scalar(event, start, end)
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
