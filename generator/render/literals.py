@@ -1,0 +1,136 @@
+"""Spec text -> Python source: the one escaping path every spec string takes into a module.
+
+:func:`pyliteral` turns a value (``str``, ``None``, ``int``, ``bool`` or a tuple of them) into a
+Python expression that evaluates to exactly that value, for ANY Unicode string: it is built on
+``repr``, which escapes quotes, backslashes, control characters, lone surrogates, NUL, NEL,
+U+2028/2029, bidi controls and every other non-printable code point, so the literal never
+spans a physical line and the source stays valid UTF-8. Long strings are split into a
+parenthesised run of literals that fit the line width (implicit concatenation gives back the
+same string). Every literal is checked with ``ast.literal_eval`` before it is used: a spec
+can never inject code, and a bug here fails loudly instead of writing a wrong module.
+
+:func:`comment_text` makes text safe inside a one-line ``#`` or ``%%`` comment (used for the
+header's file path, which is not spec text but may still hold any character a file name can).
+
+No Jinja2 here: this module is cheap to import and easy to test on its own.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import unicodedata
+
+#: Target width of generated lines. Below the project's ruff ``line-length`` (100) and equal
+#: to ruff's default (88), so a module also passes a stricter configuration.
+WIDTH = 88
+
+_LINE_ENDS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+_PIECES = re.compile(r"[^\s/]+/?\s*|/\s*|\s+")
+
+
+class LiteralError(ValueError):
+    """A value cannot be written as a literal (a bug, or an unsupported type)."""
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in an editor (and in ruff's E501): wide characters count two.
+
+    Errs on the wide side (a combining mark counts one), so a line judged to fit does fit.
+    """
+    width = 0
+    for char in text:
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def _chunks(text: str, room: int) -> list[str]:
+    """Split ``text`` so that ``repr`` of each piece is at most ``room`` columns wide.
+
+    Prefers breaking after a newline, then after whitespace; a word longer than the room is
+    split between characters (implicit concatenation joins the pieces back).
+    """
+    chunks: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True) or [text]:
+        for piece in _PIECES.findall(line):
+            if display_width(repr(current + piece)) <= room:
+                current += piece
+                continue
+            if current:
+                chunks.append(current)
+                current = ""
+            if display_width(repr(piece)) <= room:
+                current = piece
+                continue
+            for char in piece:
+                if current and display_width(repr(current + char)) > room:
+                    chunks.append(current)
+                    current = ""
+                current += char
+        if line.endswith(_LINE_ENDS):
+            if current:
+                chunks.append(current)
+            current = ""
+    if current or not chunks:
+        chunks.append(current)
+    return chunks
+
+
+def _string(value: str, indent: int, lead: int) -> str:
+    single = repr(value)
+    if indent + lead + display_width(single) + 1 <= WIDTH:  # + 1: a trailing comma or bracket
+        return single
+    inner = " " * (indent + 4)
+    room = max(WIDTH - indent - 4, 16)
+    body = "".join(f"{inner}{chunk!r}\n" for chunk in _chunks(value, room))
+    return f"(\n{body}{' ' * indent})"
+
+
+def _tuple(value: tuple[object, ...], indent: int, lead: int) -> str:
+    if not value:
+        return "()"
+    parts = [_render(item, indent + 4, 0) for item in value]
+    flat = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    if "\n" not in flat and indent + lead + display_width(flat) + 1 <= WIDTH:
+        return flat
+    inner = " " * (indent + 4)
+    return "(\n" + "".join(f"{inner}{part},\n" for part in parts) + " " * indent + ")"
+
+
+def _render(value: object, indent: int, lead: int) -> str:
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(int(value))
+    if isinstance(value, str):
+        return _string(str(value), indent, lead)
+    if isinstance(value, tuple | list):
+        return _tuple(tuple(value), indent, lead)
+    raise LiteralError(f"cannot write a {type(value).__name__} as a literal")
+
+
+def pyliteral(value: object, indent: int = 0, lead: int = 0) -> str:
+    """A Python expression for ``value``, for a line indented ``indent`` columns on which
+    ``lead`` columns of code precede the expression. Lists become tuples."""
+    source = _render(value, indent, lead)
+    expected = tuple(value) if isinstance(value, list) else value
+    try:
+        parsed = ast.literal_eval(source)
+    except (ValueError, SyntaxError) as exc:  # pragma: no cover - a bug in this module
+        raise LiteralError(f"not a valid literal for {value!r}: {exc}") from None
+    if type(parsed) is not type(expected) or parsed != expected:  # pragma: no cover
+        raise LiteralError(f"literal for {value!r} does not round-trip")
+    return source
+
+
+def comment_text(text: str) -> str:
+    """``text`` for a one-line comment: non-printable characters become ``\\x..``/``\\u....``
+    escapes (so no line break, NUL, bidi control or lone surrogate reaches the file)."""
+    out: list[str] = []
+    for char in text:
+        if char.isprintable() or char == " ":
+            out.append(char)
+        else:
+            out.append(repr(char)[1:-1])
+    return "".join(out)
