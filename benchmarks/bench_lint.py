@@ -1,0 +1,162 @@
+"""Lint benchmarks: every number is a ratio against a baseline measured in the same run.
+
+    python benchmarks/bench_lint.py [--quick]
+
+Sections (targets from the performance issue):
+  cold       lint 600 documents, no cache, one process  vs  bare CSafeLoader parse   <= 2.0x
+  warm       the same, cache warm, nothing changed      vs  the same baseline        <= 0.3x
+  startup    `statedoc lint one.md` in a new process    vs  `python -c "import yaml"` <= 2.0x
+  scaling    100 / 1,000 / 10,000 documents: time per document and peak memory (RSS)
+  jobs       -j1 vs -j2 on 2,000 documents (cold)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import yaml  # noqa: E402
+from corpus import write_corpus  # noqa: E402
+
+from generator.cache import Cache  # noqa: E402
+from generator.config import Config  # noqa: E402
+from generator.discover import discover  # noqa: E402
+from generator.frontmatter import split  # noqa: E402
+from generator.linter import lint_files, settings_for  # noqa: E402
+from generator.source import decode  # noqa: E402
+
+
+def best(fn: Callable[[], object], repeat: int) -> float:
+    """Best of ``repeat`` wall-clock runs: the least disturbed by a noisy machine."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def baseline(paths: list[Path]) -> None:
+    """What the floor costs: read, decode, split and parse each front matter with libyaml."""
+    for path in paths:
+        text = decode(path.read_bytes()).text
+        yaml.load(split(text).yaml_text, Loader=yaml.CSafeLoader)
+
+
+def row(name: str, value: float, base: float, target: float | None) -> str:
+    ratio = value / base
+    verdict = "" if target is None else ("met" if ratio <= target else "NOT MET")
+    goal = "" if target is None else f"<= {target:.1f}x"
+    times = f"{value * 1000:.1f} ms | {base * 1000:.1f} ms"
+    return f"| {name} | {times} | {ratio:.2f}x | {goal} | {verdict} |"
+
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def cli(*args: str, cwd: Path) -> None:
+    """Run statedoc in a new process; a failing run would make every ratio meaningless."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env=ENV,
+        check=False,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"statedoc {' '.join(args)} failed: {proc.stderr.decode()[-500:]}")
+
+
+def peak_rss_kib(*args: str, cwd: Path) -> int:
+    """Peak RSS of a child process (Linux ru_maxrss is in KiB)."""
+    import resource
+
+    del resource
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise SystemExit(f"statedoc {' '.join(args)} failed with status {status}")
+    return int(usage.ru_maxrss)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="smaller corpora, fewer repeats")
+    args = parser.parse_args()
+    repeat = 2 if args.quick else 3
+    env_root = Path(tempfile.mkdtemp(prefix="statedoc-bench-"))
+    (env_root / "pyproject.toml").write_text('[tool.statedoc]\nspecs = "specs"\n')
+    specs = env_root / "specs"
+    write_corpus(specs, 600)
+    config = Config(root=env_root, specs=(specs,), out=env_root / "generated")
+    files = discover([], config, cwd=env_root)
+    paths = [f.path for f in files]
+    settings = settings_for(config)
+
+    print(f"# statedoc lint benchmarks (python {sys.version.split()[0]}, {os.cpu_count()} cores)\n")
+    print("| measure | statedoc | baseline | ratio | target | |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    base = best(lambda: baseline(paths), repeat)
+    cold = best(lambda: lint_files(files, settings, jobs=1), repeat)
+    print(row("cold lint, 600 docs, no cache, 1 process", cold, base, 2.0))
+    cache = Cache(env_root, max_file_size=config.max_file_size)
+    lint_files(files, settings, jobs=1, cache=cache)
+    warm = best(lambda: lint_files(files, settings, jobs=1, cache=cache), repeat)
+    print(row("warm lint, 600 docs, cache hit", warm, base, 0.3))
+
+    one = paths[0]
+    yaml_start = statistics.median(
+        best(lambda: subprocess.run([sys.executable, "-c", "import yaml"], check=True), 1)
+        for _ in range(5 * repeat)
+    )
+    lint_start = statistics.median(
+        best(lambda: cli("lint", "-q", "--no-cache", str(one), cwd=env_root), 1)
+        for _ in range(5 * repeat)
+    )
+    print(row("one document, cold process", lint_start, yaml_start, 2.0))
+
+    print("\n| documents | total | per document | peak RSS |")
+    print("| --- | --- | --- | --- |")
+    sizes = (100, 1000, 3000) if args.quick else (100, 1000, 10000)
+    for size in sizes:
+        folder = env_root / f"scale{size}"
+        write_corpus(folder, size)
+        start = time.perf_counter()
+        rss = peak_rss_kib("lint", "-q", "--no-cache", "-j1", str(folder), cwd=env_root)
+        total = time.perf_counter() - start
+        print(f"| {size} | {total:.2f} s | {total / size * 1000:.2f} ms | {rss / 1024:.0f} MiB |")
+
+    folder = env_root / "jobs"
+    write_corpus(folder, 2000)
+    one_job = best(
+        lambda: cli("lint", "-q", "--no-cache", "-j1", str(folder), cwd=env_root), repeat
+    )
+    two_jobs = best(
+        lambda: cli("lint", "-q", "--no-cache", "-j2", str(folder), cwd=env_root), repeat
+    )
+    print("\n| 2,000 docs, cold | time | speed-up |")
+    print("| --- | --- | --- |")
+    print(f"| -j1 | {one_job:.2f} s | 1.00x |")
+    print(f"| -j2 | {two_jobs:.2f} s | {one_job / two_jobs:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""A hatchling build hook: generate state machines while a downstream package is built.
+
+In the downstream ``pyproject.toml``::
+
+    [build-system]
+    requires = ["hatchling", "statedoc"]
+    build-backend = "hatchling.build"
+
+    [tool.hatch.build.hooks.statedoc]
+    specs = "specs"              # folder of state documents (default "specs")
+    out = "src/mypkg/states"     # inside the package; may be git-ignored
+
+The wheel then holds the generated modules (``mypkg/states/...``) even when ``out`` is
+ignored by git, because the hook force-includes the folder. A spec with lint errors fails the
+build with the findings, as a compiler would. Only wheels run it: an sdist ships the specs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+from hatchling.plugin import hookimpl
+
+
+class StatedocBuildError(RuntimeError):
+    """Generation failed; the message holds the findings."""
+
+
+def generate_into(root: Path, specs: str, out: str) -> list[str]:
+    """Lint and generate ``root/specs`` into ``root/out``; return the generated documents."""
+    from generator.config import Config
+    from generator.discover import discover
+    from generator.linter import lint_files, settings_for
+    from generator.outputs import generate
+    from generator.report import Run, render
+
+    config = Config(root=root, specs=(root / specs,), out=root / out)
+    files = discover([], config, cwd=root)
+    if not files:
+        raise StatedocBuildError(f"statedoc: no spec documents found in {root / specs}")
+    run = lint_files(files, settings_for(config), keep_documents=True)
+    if run.has_errors:  # like a compiler: nothing is written for a broken input
+        report = render("text", Run(run.findings, [f.display for f in files], ""))
+        raise StatedocBuildError(f"statedoc: the specs have lint errors:\n{report}")
+    outcome = generate(run, files, config, check=False, prune=True)
+    if not outcome.ok:
+        problems = "".join(f"{p}\n" for p in outcome.problems)
+        raise StatedocBuildError(f"statedoc: generation failed:\n{problems}")
+    return outcome.generated
+
+
+def wheel_path(out: str) -> str:
+    """Where ``out`` lands in the wheel: its path below the project, without a ``src/``."""
+    parts = Path(out).as_posix().strip("/").split("/")
+    return "/".join(parts[1:] if parts and parts[0] == "src" else parts)
+
+
+class StatedocBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+    PLUGIN_NAME = "statedoc"
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel":
+            return
+        specs = str(self.config.get("specs", "specs"))
+        out = self.config.get("out")
+        if not isinstance(out, str) or not out:
+            raise StatedocBuildError(
+                "[tool.hatch.build.hooks.statedoc] needs `out`, a folder inside the package"
+            )
+        root = Path(self.root)
+        generate_into(root, specs, out)
+        build_data.setdefault("force_include", {})[str(root / out)] = wheel_path(out)
+
+
+@hookimpl
+def hatch_register_build_hook() -> type[StatedocBuildHook]:
+    return StatedocBuildHook
