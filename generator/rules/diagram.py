@@ -9,12 +9,14 @@ none); one that draws any must draw all initial (or all terminal) states.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cached_property
 
 from generator.document import Document
 from generator.findings import Severity
-from generator.mermaid.model import Diagram
+from generator.mermaid.model import START_END, Diagram
 from generator.mermaid.parse import parse_state_diagram
+from generator.mermaid.render import display_name
 from generator.rules import Hit, rule
 from generator.rules.examples import BODY, DOOR, HEADER
 from generator.source import Span
@@ -30,6 +32,27 @@ def _doc(diagram: str) -> str:
     return f"---\n{HEADER}{DOOR}---\n{BODY}\n## The Lifecycle\n\n{diagram}"
 
 
+def _in_spec_names(diagram: Diagram, spec_names: tuple[str, ...]) -> Diagram:
+    """The diagram with each displayed name replaced by the spec name that displays so.
+
+    statedoc's renderer shows some names with stand-ins (a control character as its Control
+    Picture, an empty name as the empty-set sign), so a diagram is compared with the spec by
+    what Mermaid displays, never by raw text.
+    """
+    shown = {display_name(name): name for name in spec_names}
+    if all(shown_name == name for shown_name, name in shown.items()):
+        return diagram
+
+    def back(name: str) -> str:
+        return name if name == START_END else shown.get(name, name)
+
+    return replace(
+        diagram,
+        states=tuple(replace(s, name=back(s.name)) for s in diagram.states),
+        edges=tuple(replace(e, src=back(e.src), dst=back(e.dst)) for e in diagram.edges),
+    )
+
+
 class _Located:
     """The parsed diagram of a document and the offset of its block (cached per document)."""
 
@@ -38,7 +61,8 @@ class _Located:
         self.fence = fence
         self.diagram: Diagram | None = None
         if fence is not None:
-            self.diagram = parse_state_diagram(fence.content(doc.source.text))
+            parsed = parse_state_diagram(fence.content(doc.source.text))
+            self.diagram = _in_spec_names(parsed, doc.spec.state_names)
         self.doc = doc
 
     def at(self, line: int, column: int, length: int = 1) -> Span:

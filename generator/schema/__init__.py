@@ -95,6 +95,9 @@ def violations(value: object) -> list[Violation]:
             path = (*path, str(error.instance))
             out.append(Violation(path, message, on_key=True))
             continue
+        elif kind == "not":
+            hint = schema_part.get("description", "not allowed")
+            message = f"{where}: {_short(error.instance)} is reserved ({hint})"
         elif kind == "oneOf":
             message = f"{where} must be a state name or a non-empty list of state names"
         elif kind == "enum":
@@ -139,6 +142,10 @@ def _check(node: dict[str, Any], value: object, defs: dict[str, Any]) -> bool:
         return _check(defs[node["$ref"].rsplit("/", 1)[1]], value, defs)
     if "oneOf" in node:
         return sum(_check(option, value, defs) for option in node["oneOf"]) == 1
+    if "not" in node and _check(node["not"], value, defs):
+        return False
+    if "const" in node:
+        return bool(value == node["const"] and type(value) is type(node["const"]))
     if "enum" in node:
         return any(value == option and type(value) is type(option) for option in node["enum"])
     kind = node.get("type")
