@@ -7,15 +7,18 @@ values that are not there. A crash inside a check becomes an SD000 finding for t
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from generator import frontmatter, yamlload
 from generator.document import Document
 from generator.findings import Finding, Related, Severity
 from generator.rules import REGISTRY, Hit, all_rules, document_checks
 from generator.source import DecodeError, SourceText, Span, decode
+
+if TYPE_CHECKING:
+    from traceback import FrameSummary
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ def lint_bytes(data: bytes, path: str, *, max_file_size: int | None = None) -> F
     try:
         _lint(data, path, max_file_size, reporter, result)
     except Exception as exc:  # a bug in statedoc: keep going, but say so loudly
-        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        frame = _last_frame(exc)
         where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"
         reporter.at("SD000", 1, 1, f"internal error: {type(exc).__name__}: {exc} (at {where})")
     result.findings = reporter.findings
@@ -139,7 +142,7 @@ def _lint(
         try:
             hits = list(rule.check(document))
         except Exception as exc:
-            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            frame = _last_frame(exc)
             reporter.at(
                 "SD000",
                 1,
@@ -150,6 +153,13 @@ def _lint(
             continue
         for hit in hits:
             reporter.add(rule.code, _hit_span(document, hit), hit.message, hit.related)
+
+
+def _last_frame(exc: BaseException) -> FrameSummary:
+    """Where a crash happened (traceback is imported only when something crashed)."""
+    import traceback
+
+    return traceback.extract_tb(exc.__traceback__)[-1]
 
 
 def _hit_span(document: Document, hit: Hit) -> Span:

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import TYPE_CHECKING
 
-from generator.cache import Cache
 from generator.config import Config
 from generator.discover import SpecFile
 from generator.findings import Finding, Severity
 from generator.lint import FileResult, SpecFacts, lint_bytes, project_findings
 from generator.selection import Selection, inline_ignored
 from generator.source import decode
+
+if TYPE_CHECKING:
+    from generator.cache import Cache
 
 #: Below this many files to lint from scratch, a process pool costs more than it saves.
 PARALLEL_MIN = 48
@@ -156,6 +158,8 @@ def lint_files(
         _lint_one, max_file_size=settings.max_file_size, cache=cache, keep_document=keep_documents
     )
     if jobs > 1 and len(todo) >= PARALLEL_MIN and not keep_documents:
+        from concurrent.futures import ProcessPoolExecutor
+
         workers = min(jobs, len(todo) // (PARALLEL_MIN // 2))
         with ProcessPoolExecutor(max_workers=max(2, workers)) as pool:
             chunk = max(1, len(todo) // (workers * 4))

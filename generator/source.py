@@ -30,6 +30,7 @@ class SourceText:
     text: str
     had_bom: bool = False
     _starts: list[int] = field(default_factory=list, repr=False, compare=False)
+    _lookups: list[int] = field(default_factory=list, repr=False, compare=False)
 
     def _line_starts(self) -> list[int]:
         if not self._starts:
@@ -40,6 +41,12 @@ class SourceText:
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a code-point offset, as an editor shows it."""
         offset = max(0, min(offset, len(self.text)))
+        if not self._starts and len(self._lookups) < 4 and "\r" not in self.text:
+            # A clean document asks for one or two positions (its id): counting in C is
+            # cheaper than building the whole line table; many lookups build the table.
+            self._lookups.append(offset)
+            start = self.text.rfind("\n", 0, offset) + 1
+            return self.text.count("\n", 0, offset) + 1, offset - start + 1
         starts = self._line_starts()
         index = bisect_right(starts, offset) - 1
         return index + 1, offset - starts[index] + 1

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import yaml
@@ -122,17 +121,6 @@ class _Frame:
     dead: bool = False  # a complex key: its contents are not kept
 
 
-def _events(text: str) -> Iterator[yaml.Event]:
-    loader = yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
-    try:
-        while loader.check_event():
-            event = loader.get_event()
-            assert event is not None
-            yield event
-    finally:
-        loader.dispose()
-
-
 def _error_index(exc: yaml.YAMLError) -> tuple[int, str]:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
@@ -153,10 +141,11 @@ def load(
     collected so a user sees them together.
     """
     builder = _Builder(offset, max_depth)
+    loader = yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
+    get_event, feed = loader.get_event, builder.feed
     try:
-        for event in _events(text):
-            if not builder.feed(event):
-                break
+        while (event := get_event()) is not None and feed(event):
+            pass
     except yaml.YAMLError as exc:
         index, message = _error_index(exc)
         builder.problem("SD003", index, index + 1, f"YAML syntax error: {message}")
@@ -164,6 +153,8 @@ def load(
     except RecursionError:  # the pure-Python parser, when libyaml is missing
         builder.problem("SD003", 0, 1, "YAML nesting is too deep to parse")
         return None, builder.problems
+    finally:
+        loader.dispose()
     if builder.problems:
         return None, builder.problems
     return builder.result, builder.problems

@@ -3,23 +3,16 @@
 Exit 0: no breaking change (or ``--allow-breaking``); 1: a breaking change; 2: usage, a
 missing ref, or a new version that cannot be compared (it does not get past the schema stage).
 An old version that cannot be read does not block: it is reported and not compared.
+The work is in :mod:`generator.diffing.command`, imported only when diff runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
-from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
-from generator.config import Config, ConfigError, load_config
-from generator.diffing import gitref
-from generator.diffing.report import FORMATS, DiffReport, render, summary
-from generator.diffing.semantic import SpecDiff, Version, compare_sets, compare_versions
-from generator.discover import SpecFile, discover
-from generator.write import atomic_write
+from generator.diffing import FORMATS
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -61,85 +54,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="print the report only, no summary"
     )
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=_run)
 
 
-def run(args: argparse.Namespace) -> int:
-    paths: list[str] = list(args.paths)
-    if args.against is not None:
-        report = _against(args.against, paths)
-    elif len(paths) == 2:
-        report = _two_files(Path(paths[0]), Path(paths[1]))
-    else:
-        raise ConfigError(
-            "diff needs two files (statedoc diff OLD NEW) or a git ref "
-            "(statedoc diff --against GIT_REF [PATH...])"
-        )
-    text = render(args.diff_format, report)
-    if args.output:
-        atomic_write(Path(args.output), text.encode("utf-8"))
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    if not args.quiet and (args.diff_format == "text" or args.output):
-        print(summary(report), file=sys.stderr)
-    for diff in report.unreadable_new:
-        print(
-            f"statedoc: error: cannot compare {diff.path}: fix it first (see `statedoc lint`)",
-            file=sys.stderr,
-        )
-    if report.unreadable_new:
-        return EXIT_USAGE
-    if report.breaking and not args.allow_breaking:
-        return EXIT_FINDINGS
-    return EXIT_OK
+def _run(args: argparse.Namespace) -> int:
+    from generator.diffing.command import run
 
-
-def _read(path: Path, config: Config, key: str) -> Version:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder; diff OLD NEW compares two files") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return gitref.version(data, path.as_posix(), config, key=key)
-
-
-def _two_files(old_path: Path, new_path: Path) -> DiffReport:
-    config = load_config()
-    # One key for both: the two files are two versions of one spec, not a move.
-    old, new = _read(old_path, config, "NEW"), _read(new_path, config, "NEW")
-    return DiffReport([compare_versions(old, new)])
-
-
-def _against(ref: str, paths: list[str]) -> DiffReport:
-    config = load_config()
-    top = gitref.toplevel(Path.cwd())
-    commit = gitref.resolve(top, ref)
-    scope: list[str] = []  # top-relative roots the user asked about
-    files: list[SpecFile] = []
-    if paths:
-        for raw in paths:
-            relative = gitref.repo_relative(Path(raw), top)
-            if relative is None:
-                raise ConfigError(f"{raw}: outside the git repository at {top}")
-            scope.append(relative)
-            if Path(raw).exists():
-                files += discover([raw], config)
-            elif not gitref.list_specs(top, commit, [relative]):
-                raise ConfigError(f"{raw}: no such file or folder, here or at {ref}")
-    else:
-        scope = gitref.config_roots(config, top)
-        existing = [p for p in config.specs if p.exists()]
-        if existing:
-            files = discover([str(p) for p in existing], config)
-    files = sorted(set(files))
-    new = gitref.worktree_versions(files, config, top)
-    # Old side: the asked-about roots, plus the configured folders so a spec moved in from
-    # elsewhere is recognised as the same spec rather than as added.
-    roots = set(scope) | set(gitref.config_roots(config, top))
-    old = gitref.ref_versions(top, commit, roots, config, scope=scope)
-    diffs: list[SpecDiff] = compare_sets(old, new)
-    return DiffReport(diffs, against=ref)
+    return run(args)

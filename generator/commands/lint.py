@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from generator.cache import Cache
 from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, codes
 from generator.commands.output import emit
 from generator.config import ConfigError, load_config
@@ -53,7 +52,11 @@ def lint_specs(
     settings = settings_for(config, select, ignore)
     jobs = args.jobs if getattr(args, "jobs", 0) > 0 else default_jobs()
     use_cache = not getattr(args, "no_cache", False) and not keep_documents
-    cache = Cache(config.root, max_file_size=config.max_file_size) if use_cache else None
+    cache = None
+    if use_cache:
+        from generator.cache import Cache
+
+        cache = Cache(config.root, max_file_size=config.max_file_size)
     run = lint_files(files, settings, jobs=jobs, cache=cache, keep_documents=keep_documents)
     against = getattr(args, "against", None)
     if against:

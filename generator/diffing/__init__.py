@@ -6,3 +6,5 @@
 - :mod:`.report`: text, JSON and Markdown renderings of a diff.
 - :mod:`.revision`: SD207, ``lint --against GIT_REF``.
 """
+
+FORMATS = ("text", "json", "markdown")

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from generator.diffing.semantic import Change, ChangeClass, SpecDiff
 
-FORMATS = ("text", "json", "markdown")
 MARKER = "<!-- statedoc-diff -->"  # lets a bot find and update its earlier comment
 
 

@@ -31,6 +31,7 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 from .model import START_END, SYNTAX_CODE, Diagram, DiagramState, Edge, Problem
 
@@ -226,97 +227,90 @@ _WS_CLASS = _JS_WS  # the same set, for use inside [...]
 _DIRECTION = _DOT + "*direction" + _S + "+{}[^\n]*"
 
 
-def _rx(source: str) -> re.Pattern[str]:
-    return re.compile(source, _FLAGS)
-
-
 # Index = rule number in Mermaid's generated parser (stateDiagram.jison).
-_RULES: tuple[re.Pattern[str], ...] = tuple(
-    _rx(source)
-    for source in (
-        r"click\b",  # 0
-        r"href\b",
-        r'"[^"]*"',
-        r"default\b",
-        _DIRECTION.format("TB"),
-        _DIRECTION.format("BT"),  # 5
-        _DIRECTION.format("RL"),
-        _DIRECTION.format("LR"),
-        r"[\n]+",
-        _S + "+",
-        f"(?:(?!\n){_S})+",  # 10
-        r"#[^\n]*",
-        r"%%(?!\{)[^\n]*",
-        f"scale{_S}+",
-        r"[0-9]+",
-        f"{_S}+width\\b",  # 15
-        f"accTitle{_S}*:{_S}*",
-        r"[^\n]*",
-        f"accDescr{_S}*:{_S}*",
-        r"[^\n]*",
-        f"accDescr{_S}*\\{{{_S}*",  # 20
-        r"[\}]",
-        r"[^\}]*",
-        f"classDef{_S}+",
-        f"DEFAULT{_S}+",
-        f"{_W}+{_S}+",  # 25
-        r"[^\n]*",
-        f"class{_S}+",
-        f"{_W}+(?:,{_S}*{_W}+)*",
-        r"[^\n]*",
-        f"style{_S}+",  # 30
-        f"[A-Za-z0-9_,]+{_S}+",
-        r"[^\n]*",
-        f"scale{_S}+",
-        r"[0-9]+",
-        f"{_S}+width\\b",  # 35
-        f"state{_S}+",
-        _DOT + r"*<<fork>>",
-        _DOT + r"*<<join>>",
-        _DOT + r"*<<choice>>",
-        _DOT + r"*\[\[fork\]\]",  # 40
-        _DOT + r"*\[\[join\]\]",
-        _DOT + r"*\[\[choice\]\]",
-        _DIRECTION.format("TB"),
-        _DIRECTION.format("BT"),
-        _DIRECTION.format("RL"),  # 45
-        _DIRECTION.format("LR"),
-        r'["]',
-        f"{_S}*as{_S}+",
-        r"[^\n\{]*",
-        r'["]',  # 50
-        r'[^"]*',
-        f"{_W}+{_S}+{_W}+{_DOT}*?\\{{",
-        f"[^\n{_WS_CLASS}\\{{]+",
-        r"\n",
-        r"\{",  # 55
-        r"\}",
-        r"[\n]",
-        f"note{_S}+",
-        r"left of\b",
-        r"right of\b",  # 60
-        r'"',
-        f"{_S}*as{_S}*",
-        r'["]',
-        r'[^"]*',
-        r"[^\n]*",  # 65
-        f"{_S}*[^:\n{_WS_CLASS}\\-]+",
-        f"{_S}*:[^:\n;]+",
-        f"[\\s\\S]*?\n{_S}*end note\\b",
-        f"stateDiagram{_S}+",
-        f"stateDiagram-v2{_S}+",  # 70
-        r"hide empty description\b",
-        r"\[\*\]",
-        f"[^:\n{_WS_CLASS}\\-\\{{]+",
-        f"{_S}*:(?:[^:\n;]|:[^:\n;])+",
-        r"-->",  # 75
-        r"--",
-        r":::",
-        r"\Z",
-        _DOT,
-    )
+_RULE_SOURCES: tuple[str, ...] = (
+    r"click\b",  # 0
+    r"href\b",
+    r'"[^"]*"',
+    r"default\b",
+    _DIRECTION.format("TB"),
+    _DIRECTION.format("BT"),  # 5
+    _DIRECTION.format("RL"),
+    _DIRECTION.format("LR"),
+    r"[\n]+",
+    _S + "+",
+    f"(?:(?!\n){_S})+",  # 10
+    r"#[^\n]*",
+    r"%%(?!\{)[^\n]*",
+    f"scale{_S}+",
+    r"[0-9]+",
+    f"{_S}+width\\b",  # 15
+    f"accTitle{_S}*:{_S}*",
+    r"[^\n]*",
+    f"accDescr{_S}*:{_S}*",
+    r"[^\n]*",
+    f"accDescr{_S}*\\{{{_S}*",  # 20
+    r"[\}]",
+    r"[^\}]*",
+    f"classDef{_S}+",
+    f"DEFAULT{_S}+",
+    f"{_W}+{_S}+",  # 25
+    r"[^\n]*",
+    f"class{_S}+",
+    f"{_W}+(?:,{_S}*{_W}+)*",
+    r"[^\n]*",
+    f"style{_S}+",  # 30
+    f"[A-Za-z0-9_,]+{_S}+",
+    r"[^\n]*",
+    f"scale{_S}+",
+    r"[0-9]+",
+    f"{_S}+width\\b",  # 35
+    f"state{_S}+",
+    _DOT + r"*<<fork>>",
+    _DOT + r"*<<join>>",
+    _DOT + r"*<<choice>>",
+    _DOT + r"*\[\[fork\]\]",  # 40
+    _DOT + r"*\[\[join\]\]",
+    _DOT + r"*\[\[choice\]\]",
+    _DIRECTION.format("TB"),
+    _DIRECTION.format("BT"),
+    _DIRECTION.format("RL"),  # 45
+    _DIRECTION.format("LR"),
+    r'["]',
+    f"{_S}*as{_S}+",
+    r"[^\n\{]*",
+    r'["]',  # 50
+    r'[^"]*',
+    f"{_W}+{_S}+{_W}+{_DOT}*?\\{{",
+    f"[^\n{_WS_CLASS}\\{{]+",
+    r"\n",
+    r"\{",  # 55
+    r"\}",
+    r"[\n]",
+    f"note{_S}+",
+    r"left of\b",
+    r"right of\b",  # 60
+    r'"',
+    f"{_S}*as{_S}*",
+    r'["]',
+    r'[^"]*',
+    r"[^\n]*",  # 65
+    f"{_S}*[^:\n{_WS_CLASS}\\-]+",
+    f"{_S}*:[^:\n;]+",
+    f"[\\s\\S]*?\n{_S}*end note\\b",
+    f"stateDiagram{_S}+",
+    f"stateDiagram-v2{_S}+",  # 70
+    r"hide empty description\b",
+    r"\[\*\]",
+    f"[^:\n{_WS_CLASS}\\-\\{{]+",
+    f"{_S}*:(?:[^:\n;]|:[^:\n;])+",
+    r"-->",  # 75
+    r"--",
+    r":::",
+    r"\Z",
+    _DOT,
 )
-assert len(_RULES) == 80
+assert len(_RULE_SOURCES) == 80
 
 # fmt: off
 _CONDITIONS: dict[str, tuple[int, ...]] = {
@@ -343,7 +337,30 @@ _CONDITIONS: dict[str, tuple[int, ...]] = {
     "FLOATING_NOTE_ID": (65,),
 }
 
-# rule -> (token, pops, pushes); token None means "skip".
+
+def _combined(rules: tuple[int, ...]) -> re.Pattern[str]:
+    """One regex per start condition: an alternation is tried left to right and the first
+    alternative that matches wins, which is jison's rule order. One C-level match per token
+    instead of up to 33 Python-level attempts."""
+    return re.compile("|".join(f"(?P<r{rule}>{_RULE_SOURCES[rule]})" for rule in rules), _FLAGS)
+
+
+@cache
+def _lexer() -> tuple[dict[str, re.Pattern[str]], dict[str, dict[int, int]]]:
+    """The compiled lexer, built on first use: compiling it costs ~15 ms, which a lint of
+    diagrams that all take the fast path never pays.
+
+    Per condition: the combined pattern, and group index -> rule number (``match.lastindex``
+    is cheaper than ``lastgroup``)."""
+    combined = {name: _combined(rules) for name, rules in _CONDITIONS.items()}
+    rule_at = {
+        name: {pattern.groupindex[f"r{rule}"]: rule for rule in _CONDITIONS[name]}
+        for name, pattern in combined.items()
+    }
+    return combined, rule_at
+
+
+# fmt: off
 _SIMPLE: dict[int, tuple[str | None, int, tuple[str, ...]]] = {
     0: ("CLICK", 0, ()), 1: ("HREF", 0, ()), 2: ("STRING", 0, ()), 3: ("DEFAULT", 0, ()),
     4: ("direction", 0, ()), 5: ("direction", 0, ()), 6: ("direction", 0, ()),
@@ -427,6 +444,7 @@ def _act(rule: int, text: str, stack: list[str]) -> tuple[str | None, str, int]:
 
 def _tokenize(src: str) -> tuple[list[_Token], _SyntaxError | None]:
     """Run the jison lexer to the end; a lexical error ends the token list."""
+    combined, rule_at = _lexer()
     stack = ["INITIAL"]
     tokens: list[_Token] = []
     pos = 0
@@ -436,22 +454,24 @@ def _tokenize(src: str) -> tuple[list[_Token], _SyntaxError | None]:
     while not done:
         if pos >= end:
             done = True
-        match: re.Match[str] | None = None
-        rule = -1
-        for rule in _CONDITIONS[stack[-1]]:
-            match = _RULES[rule].match(src, pos)
-            if match is not None:
-                break
+        condition = stack[-1]
+        match = combined[condition].match(src, pos)
         if match is None:
             if pos >= end:
                 break
             return tokens, _SyntaxError("Mermaid cannot read the text here", pos)
+        rule = rule_at[condition][match.lastindex or 0]
         start = pos
-        try:
-            kind, text, consumed = _act(rule, match.group(0), stack)
-        except _SyntaxError as error:
-            error.offset = start
-            return tokens, error
+        simple = _SIMPLE.get(rule)
+        if simple is not None and not simple[1] and not simple[2]:  # no state change: inline
+            kind, text = simple[0], match.group(0)
+            consumed = len(text)
+        else:
+            try:
+                kind, text, consumed = _act(rule, match.group(0), stack)
+            except _SyntaxError as error:
+                error.offset = start
+                return tokens, error
         pos = start + consumed
         if done and pos < end:
             done = False
@@ -764,7 +784,129 @@ def parse_state_diagram(text: str) -> Diagram:
         )
 
 
+# --------------------------------------------------------------------------
+# The fast path: most diagrams (statedoc's own output for plain names, and the usual hand-written
+# style) use only a few line shapes whose meaning is not in doubt. Those are read line by line
+# with one regex each, into the same builder and the same assembly as the full lexer; anything
+# else (any character or word that could change how Mermaid lexes a line) takes the full path.
+# A test holds the two paths to identical results wherever the fast one answers.
+
+_FAST_ID = "[A-Za-z][A-Za-z0-9_]*"
+_FAST_END = rf"(?:{_FAST_ID}|\[\*\])"
+_FAST_TEXT = r"[A-Za-z0-9 .,()/!?'-]*[A-Za-z0-9.,()/!?'-][A-Za-z0-9 .,()/!?'-]*"
+_FAST_LINE = re.compile(
+    rf"(?P<blank> *)$"
+    rf'| *(?P<kw>state) +"(?P<name>{_FAST_TEXT})" +as +(?P<alias>{_FAST_ID}) *$'
+    rf"| *(?P<src>{_FAST_END}) +--> +(?P<dst>{_FAST_END})"
+    rf"(?: *(?P<label>:) *(?P<text>{_FAST_TEXT}))? *$"
+)
+_FAST_CHARS = re.compile(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"-]*\Z")
+# Words that start a keyword rule in some lexer state, or that Mermaid treats specially.
+_FAST_RESERVED = re.compile(
+    r"state|note|class|style|default|click|href|scale|direction|acc|end|as\Z|left|right|of\Z"
+    r"|root_(?:start|end)\Z|hide|stateDiagram|fork|join|choice|concurrent",
+    re.IGNORECASE,
+)
+
+
+def _fast(text: str) -> Diagram | None:
+    """The diagram, when every line is one of the plain shapes; else None (use the lexer)."""
+    if not _FAST_CHARS.match(text) or len(text) > MERMAID_MAX_TEXT_SIZE:
+        return None
+    header = text.lstrip(" \n")
+    if not header.startswith("stateDiagram-v2\n") and header != "stateDiagram-v2":
+        return None
+    if "direction" in text.lower():
+        return None
+    out = _Builder()
+    offset = len(text) - len(header) + len("stateDiagram-v2")
+    body = text[offset:]
+    if body.startswith(" "):
+        return None
+    for line in body.split("\n")[1:] if body else ():
+        offset = text.index("\n", offset) + 1
+        match = _FAST_LINE.match(line)
+        if match is None:
+            return None
+        if match.group("blank") is not None:
+            continue
+        if match.group("kw") is not None:
+            alias = match.group("alias")
+            if _FAST_RESERVED.match(alias):
+                return None
+            keyword = offset + match.start("kw")
+            state_id = out.touch(alias, keyword)
+            assert state_id is not None
+            info = out.states[state_id]
+            name = _js_trim(match.group("name"))
+            if info.alias is None:
+                info.alias = _decode_placeholders_for_display(name)
+                info.alias_offset = keyword
+            else:
+                info.descriptions.append(_decode_placeholders_for_display(name))
+            continue
+        src, dst = match.group("src"), match.group("dst")
+        if any(end != START_END and _FAST_RESERVED.match(end) for end in (src, dst)):
+            return None
+        label = None
+        if match.group("label") is not None:
+            label = _decode_placeholders_for_display(_js_trim(match.group("text"))) or None
+        ends = [
+            START_END if end == START_END else out.touch(end, offset + match.start(group)) or ""
+            for end, group in ((src, "src"), (dst, "dst"))
+        ]
+        out.edges.append((ends[0], ends[1], label, offset + match.start("src")))
+    lines = _line_starts(text)
+    return _assemble("stateDiagram-v2", out, lambda at: _position(lines, at), [], False, text)
+
+
+def _assemble(
+    kind: str,
+    built: _Builder,
+    place: Callable[[int], tuple[int, int]],
+    problems: list[Problem],
+    rejected: bool,
+    shown_text: str,
+) -> Diagram:
+    """Turn what the grammar collected into a :class:`Diagram` (shared by both paths)."""
+    names: dict[str, str] = {}
+    states: list[DiagramState] = []
+    for info in built.states.values():
+        name = info.alias if info.alias is not None else _decode_placeholders_for_display(info.id)
+        names[info.id] = name
+        line, column = place(info.alias_offset if info.alias is not None else info.offset)
+        states.append(
+            DiagramState(name, _as_written(info.id), line, column, tuple(info.descriptions))
+        )
+    edges = []
+    for src, dst, label, offset in built.edges:
+        line, column = place(offset)
+        edges.append(Edge(names.get(src, src), names.get(dst, dst), label, line, column))
+    for message, offset in built.problems:
+        line, column = place(offset)
+        problems.append(Problem(message, line, column, SYNTAX_CODE))
+    if _utf16_length(shown_text) > MERMAID_MAX_TEXT_SIZE:
+        problems.append(
+            Problem(
+                f"the diagram is longer than Mermaid's maxTextSize ({MERMAID_MAX_TEXT_SIZE}); "
+                "Mermaid shows an error instead of it",
+                1,
+                1,
+                SYNTAX_CODE,
+            )
+        )
+    problems.sort(key=lambda problem: (problem.line, problem.column))
+    return Diagram(kind, tuple(states), tuple(edges), tuple(problems), rejected)
+
+
 def _parse(text: str) -> Diagram:
+    fast = _fast(text)
+    if fast is not None:
+        return fast
+    return _parse_full(text)
+
+
+def _parse_full(text: str) -> Diagram:
     lines = _line_starts(text)
     mapped = _preprocess(_preprocess(_Mapped(text, list(range(len(text) + 1)))))
 
@@ -814,32 +956,4 @@ def _parse(text: str) -> Diagram:
     def place(offset: int) -> tuple[int, int]:
         return _position(lines, source.origin[min(offset, len(source.origin) - 1)])
 
-    built = parser.out
-    names: dict[str, str] = {}
-    states: list[DiagramState] = []
-    for info in built.states.values():
-        name = info.alias if info.alias is not None else _decode_placeholders_for_display(info.id)
-        names[info.id] = name
-        line, column = place(info.alias_offset if info.alias is not None else info.offset)
-        states.append(
-            DiagramState(name, _as_written(info.id), line, column, tuple(info.descriptions))
-        )
-    edges = []
-    for src, dst, label, offset in built.edges:
-        line, column = place(offset)
-        edges.append(Edge(names.get(src, src), names.get(dst, dst), label, line, column))
-    for message, offset in built.problems:
-        line, column = place(offset)
-        problems.append(Problem(message, line, column, SYNTAX_CODE))
-    if _utf16_length(mapped.text) > MERMAID_MAX_TEXT_SIZE:
-        problems.append(
-            Problem(
-                f"the diagram is longer than Mermaid's maxTextSize ({MERMAID_MAX_TEXT_SIZE}); "
-                "Mermaid shows an error instead of it",
-                1,
-                1,
-                SYNTAX_CODE,
-            )
-        )
-    problems.sort(key=lambda problem: (problem.line, problem.column))
-    return Diagram(kind, tuple(states), tuple(edges), tuple(problems), rejected)
+    return _assemble(kind, parser.out, place, problems, rejected, mapped.text)

@@ -14,7 +14,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
@@ -27,7 +27,8 @@ SCHEMA_FILE = "front-matter.schema.json"
 
 @cache
 def schema_text() -> str:
-    return resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    # A plain file next to this module (importlib.resources would import zipfile: +8 ms).
+    return (FilePath(__file__).parent / SCHEMA_FILE).read_text(encoding="utf-8")
 
 
 @cache
