@@ -32,6 +32,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any, cast
 
 from .model import START_END, SYNTAX_CODE, Diagram, DiagramState, Edge, Problem
 
@@ -99,25 +100,43 @@ class _Mapped:
         return _Mapped(self.text[cut:], self.origin[cut:])
 
 
+class _LazyPattern:
+    """A regex compiled on first use: the full lexer's preprocessing patterns cost start-up
+    time that a lint whose diagrams all take the fast path never needs to pay."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return getattr(self._compiled, name)
+
+
+def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
+
+
 _LINE_START = "(?:(?<=[\n\r\u2028\u2029])|\\A)"  # JavaScript's ^ with the m flag
-_CRLF = re.compile("\r\n?")
-_TAG = re.compile(f"<({_W}+)([^>]*)>")
-_ATTR_QUOTES = re.compile('="([^"]*)"')
+_CRLF = _lazy("\r\n?")
+_TAG = _lazy(f"<({_W}+)([^>]*)>")
+_ATTR_QUOTES = _lazy('="([^"]*)"')
 _JS_BLANK = _JS_WS.replace("\n\x0b\x0c\r", "\x0b\x0c")  # \s without \n and \r
-_FRONT_MATTER = re.compile(
+_FRONT_MATTER = _lazy(
     f"\\A([{_JS_BLANK}]*)-{{3}}{_S}*[\n\r](.*?)[\n\r]\\1-{{3}}{_S}*[\n\r]+", re.DOTALL
 )
-_DIRECTIVE = re.compile(
+_DIRECTIVE = _lazy(
     f"%{{2}}{{{_S}*(?:({_W}+){_S}*:|({_W}+)){_S}*(?:({_W}+)|((?:(?!}}%{{2}}){_DOT}|\r?\n)*))?"
     f"{_S}*(?:}}%{{2}})?",
     _FLAGS,
 )
-_COMMENT_LINE = re.compile(f"{_LINE_START}{_S}*%%(?!{{)[^\n]+\n?")
-_DETECT_COMMENT = re.compile(f"{_S}*%%{_DOT}*\n")
-_STYLE_SEMICOLON = re.compile(f"style{_DOT}*:{_NOT_S}*#{_DOT}*;")
-_CLASSDEF_SEMICOLON = re.compile(f"classDef{_DOT}*:{_NOT_S}*#{_DOT}*;")
-_ENTITY = re.compile(f"#({_W}+);")
-_INTEGER = re.compile(r"\+?[0-9]+\Z")
+_COMMENT_LINE = _lazy(f"{_LINE_START}{_S}*%%(?!{{)[^\n]+\n?")
+_DETECT_COMMENT = _lazy(f"{_S}*%%{_DOT}*\n")
+_STYLE_SEMICOLON = _lazy(f"style{_DOT}*:{_NOT_S}*#{_DOT}*;")
+_CLASSDEF_SEMICOLON = _lazy(f"classDef{_DOT}*:{_NOT_S}*#{_DOT}*;")
+_ENTITY = _lazy(f"#({_W}+);")
+_INTEGER = _lazy(r"\+?[0-9]+\Z")
 
 
 def _preprocess(mapped: _Mapped) -> _Mapped:

@@ -8,7 +8,6 @@ test holds the two to agreement over the fixtures and random documents.
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import re
@@ -211,6 +210,8 @@ def typos(value: object) -> list[tuple[Path, str, str]]:
         for key in mapping:
             if key in options:
                 continue
+            import difflib  # only documents with unknown keys pay for it
+
             close = difflib.get_close_matches(key.lower(), options, n=1, cutoff=0.75)
             if close:
                 found.append(((*path, key), key, close[0]))
