@@ -21,9 +21,12 @@ SEEDS = sorted((ROOT / "specs").rglob("*.md"))
 
 
 def _renumber(text: str, index: int) -> str:
+    """A unique id and title: SD204 stays quiet and every module gets its own path."""
     text = re.sub(
         r"^id: STATE-([A-Z0-9-]+?)-(\d+)$", rf"id: STATE-\1-{index:05d}", text, count=1, flags=re.M
     )
+    text = re.sub(r"^(title: .*)$", rf"\1 {index}", text, count=1, flags=re.M)
+    text = re.sub(r"^(# .*)$", rf"\1 {index}", text, count=1, flags=re.M)
     return re.sub(r"^revision: \d+$", f"revision: {index % 7 + 1}", text, count=1, flags=re.M)
 
 

@@ -41,6 +41,13 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def _ignore(folder: Path) -> None:
+    """Keep the cache out of git without asking the user to edit .gitignore."""
+    gitignore = folder / ".gitignore"
+    if not gitignore.exists():
+        gitignore.write_text("# created by statedoc\n*\n", encoding="utf-8")
+
+
 class Cache:
     """One cache folder; ``get``/``put`` by file content."""
 
@@ -71,14 +78,46 @@ class Cache:
         target = self._path(key)
         with contextlib.suppress(OSError):  # a read-only checkout still lints
             target.parent.mkdir(parents=True, exist_ok=True)
-            gitignore = self.folder.parent / ".gitignore"
-            if not gitignore.exists():
-                gitignore.write_text("# created by statedoc\n*\n", encoding="utf-8")
+            _ignore(self.folder.parent)
             fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
                     json.dump(entry, handle, ensure_ascii=False)
                 os.replace(tmp, target)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+
+class RenderCache:
+    """Rendered modules and diagrams by what they are rendered from: the document's SHA-256,
+    its config-relative path, the module name and statedoc's own code. A no-op ``generate``
+    then compares cached bytes with the tree instead of rendering every template again."""
+
+    def __init__(self, root: Path) -> None:
+        self.folder = root / FOLDER / _LAYOUT / "render"
+        self.salt = code_fingerprint()
+
+    def key(self, document_sha256: str, relative: str, module: str) -> str:
+        text = f"{self.salt}\0{document_sha256}\0{relative}\0{module}"
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, key: str) -> tuple[str, str] | None:
+        try:
+            raw = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+            return str(raw["module"]), str(raw["diagram"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, module: str, diagram: str) -> None:
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            _ignore(self.folder.parent.parent)
+            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    json.dump({"module": module, "diagram": diagram}, handle)
+                os.replace(tmp, self.folder / f"{key}.json")
             except OSError:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from generator.cache import RenderCache
 from generator.config import Config
 from generator.discover import SpecFile
 from generator.document import Document
@@ -139,11 +140,14 @@ def _position(document: Document, key: str) -> tuple[int, int]:
 
 
 def expected_outputs(
-    documents: Sequence[tuple[SpecFile, Document]], out_name: str
+    documents: Sequence[tuple[SpecFile, Document]],
+    out_name: str,
+    cache: RenderCache | None = None,
 ) -> tuple[list[Output], list[Problem], list[str]]:
     """Render every document; returns the outputs, the refusals and the documents generated.
 
-    ``out_name`` is the output folder's own name (its ``__init__.py`` may need a noqa).
+    ``out_name`` is the output folder's own name (its ``__init__.py`` may need a noqa);
+    ``cache`` serves renderings of documents rendered before (same bytes, path and code).
     """
     problems: list[Problem] = []
     claims: dict[str, list[tuple[SpecFile, Document]]] = {}
@@ -156,7 +160,11 @@ def expected_outputs(
     for claimants in claims.values():
         if len(claimants) > 1:
             for spec_file, document in claimants:
-                others = ", ".join(f.display for f, _ in claimants if f is not spec_file)
+                rest = [f.display for f, _ in claimants if f is not spec_file]
+                # Name a few: a message per document listing all others grows quadratically.
+                others = ", ".join(rest[:3]) + (
+                    f" and {len(rest) - 3} more" if len(rest) > 3 else ""
+                )
                 area, module, name = module_parts(document)
                 line, column = _position(document, "title")
                 problems.append(
@@ -171,17 +179,22 @@ def expected_outputs(
             continue
         spec_file, document = claimants[0]
         area, module, name = module_parts(document)
-        try:
-            source = render_module(
-                document.spec,
-                relative=spec_file.relative,
-                sha256=document_sha256(document.source),
-                module=name,
-            )
-            diagram = render_diagram(document.spec, relative=spec_file.relative)
-        except (RenderError, ValueError) as exc:
-            problems.append(Problem(spec_file.display, 1, 1, f"generate: refused: {exc}"))
-            continue
+        sha256 = document_sha256(document.source)
+        key = cache.key(sha256, spec_file.relative, name) if cache is not None else ""
+        hit = cache.get(key) if cache is not None else None
+        if hit is not None:
+            source, diagram = hit
+        else:
+            try:
+                source = render_module(
+                    document.spec, relative=spec_file.relative, sha256=sha256, module=name
+                )
+                diagram = render_diagram(document.spec, relative=spec_file.relative)
+            except (RenderError, ValueError) as exc:
+                problems.append(Problem(spec_file.display, 1, 1, f"generate: refused: {exc}"))
+                continue
+            if cache is not None:
+                cache.put(key, source, diagram)
         base = f"{area}/{module}/{name}"
         outputs.append(Output(f"{base}.py", source.encode("utf-8"), spec_file.display))
         outputs.append(Output(f"{base}.mmd", diagram.encode("utf-8"), spec_file.display))
@@ -404,6 +417,7 @@ def generate(
     out: Path | None = None,
     check: bool = False,
     prune: bool = True,
+    cache: RenderCache | None = None,
 ) -> GenerateOutcome:
     """Generate the documents of ``run`` that linted clean into ``out`` (default: config).
 
@@ -433,7 +447,7 @@ def generate(
             )
         else:
             documents.append((by_display[result.path], result.document))
-    outputs, problems, generated = expected_outputs(documents, out.name)
+    outputs, problems, generated = expected_outputs(documents, out.name, cache)
     complete = not blocked and not unreadable and not problems
     plan = plan_outputs(outputs, out, prune=prune and complete, root=config.root)
     plan.problems[:0] = sorted(unreadable + problems, key=lambda p: (p.path, p.line, p.column))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,26 @@ def test_an_unwritable_cache_still_lints(tmp_path: Path) -> None:
 def test_worker_processes_give_identical_findings(tmp_path: Path) -> None:
     config = _corpus(tmp_path, PARALLEL_MIN + 10)
     assert _lint(config, jobs=2) == _lint(config, jobs=1)
+
+
+def test_render_cache_serves_identical_outputs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _corpus(tmp_path, 3)
+    (tmp_path / "specs/dup.md").unlink()
+    for index, spec in enumerate(sorted((tmp_path / "specs").rglob("*.md"))):
+        spec.write_text(spec.read_text().replace("title: Door", f"title: Door {index}"))
+    (tmp_path / "pyproject.toml").write_text("[tool.statedoc]\n")
+    monkeypatch.chdir(tmp_path)
+    main(["generate", "-q", "--no-cache", "specs/f1", "specs/f2"])
+    uncached = {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()}
+    shutil.rmtree(tmp_path / "generated")
+    assert main(["generate", "-q", "specs/f1", "specs/f2"]) == 0  # fills the render cache
+    renders = list((tmp_path / ".statedoc_cache").rglob("render/*.json"))
+    assert len(renders) == 2
+    shutil.rmtree(tmp_path / "generated")
+    renders[0].write_text("{broken")  # a corrupt entry is rendered again
+    assert main(["generate", "-q", "specs/f1", "specs/f2"]) == 0
+    cached = {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()}
+    assert cached == uncached
+    capsys.readouterr()

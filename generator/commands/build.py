@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.commands.diagram import sync_diagrams
 from generator.commands.lint import lint_specs
 from generator.commands.output import emit
 from generator.config import load_config
+
+if TYPE_CHECKING:
+    from generator.cache import RenderCache
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -28,6 +31,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "check", parents=[common], help="lint and check that generated files and diagrams are fresh"
     )
     check.set_defaults(run=run_check, paths=[])
+
+
+def _cache(args: argparse.Namespace) -> RenderCache | None:
+    from generator.cache import RenderCache
+
+    return None if args.no_cache else RenderCache(load_config().root)
 
 
 def _stream(args: argparse.Namespace) -> Any:
@@ -47,7 +56,7 @@ def run_build(args: argparse.Namespace) -> int:
     emit(args, lint_run.findings, [f.display for f in files])
     if lint_run.internal_error:
         return EXIT_USAGE
-    outcome = generate(lint_run, files, config, check=False, prune=True)
+    outcome = generate(lint_run, files, config, check=False, prune=True, cache=_cache(args))
     for message in diagrams.refused:
         print(f"statedoc: {message}", file=sys.stderr)
     for problem in outcome.problems:
@@ -73,7 +82,7 @@ def run_check(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     paths = {spec.display: spec.path for spec in files}
     diagrams = sync_diagrams(lint_run, paths, write=False)
-    outcome = generate(lint_run, files, config, check=True, prune=True)
+    outcome = generate(lint_run, files, config, check=True, prune=True, cache=_cache(args))
     stream = _stream(args)
     stream.write("".join(diagrams.diffs) + "".join(outcome.diffs))
     stream.flush()

@@ -71,6 +71,7 @@ def _summary(outcome: GenerateOutcome) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.cache import RenderCache
     from generator.outputs import generate  # lazy: keeps `statedoc lint` startup light
 
     lint_run, files = lint_specs(args, keep_documents=True)
@@ -79,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
     blocked = {r.path for r in lint_run.results if not lint_run.clean(r.path)}
     emit(args, [f for f in lint_run.findings if f.path in blocked], [f.display for f in files])
     out = Path(args.out).absolute() if args.out else None
-    outcome = generate(lint_run, files, config, out=out, check=args.check, prune=not paths)
+    cache = None if args.no_cache else RenderCache(config.root)
+    outcome = generate(
+        lint_run, files, config, out=out, check=args.check, prune=not paths, cache=cache
+    )
     for problem in outcome.problems:
         print(problem, file=sys.stderr)
     if args.check and outcome.changes:
