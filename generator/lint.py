@@ -120,6 +120,7 @@ def _lint(
     except frontmatter.SplitError as exc:
         reporter.add(exc.code, Span(exc.offset, exc.offset + 3), exc.message)
         return
+    _yaml_line_breaks(split.yaml_text, split.yaml_offset, reporter)
     loaded, problems = yamlload.load(split.yaml_text, split.yaml_offset)
     for problem in problems:
         reporter.add(problem.code, problem.span, problem.message, problem.related)
@@ -160,6 +161,25 @@ def _last_frame(exc: BaseException) -> FrameSummary:
     import traceback
 
     return traceback.extract_tb(exc.__traceback__)[-1]
+
+
+_YAML11_BREAKS = {"\x85": "NEL", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
+
+
+def _yaml_line_breaks(text: str, offset: int, reporter: _Reporter) -> None:
+    """libyaml reads NEL, U+2028 and U+2029 as line breaks (YAML 1.1) and folds them away, so
+    the loaded text would silently differ from what the file says: report each one."""
+    if not any(char in text for char in _YAML11_BREAKS):
+        return
+    for index, char in enumerate(text):
+        name = _YAML11_BREAKS.get(char)
+        if name is not None:
+            reporter.add(
+                "SD003",
+                Span(offset + index, offset + index + 1),
+                f"U+{ord(char):04X} {name} is a line break to the YAML parser and would be "
+                f"changed on loading: write it as \\u{ord(char):04x} in a double-quoted string",
+            )
 
 
 def _hit_span(document: Document, hit: Hit) -> Span:

@@ -140,6 +140,16 @@ def test_unicode_line_separators_inside_values_do_not_shift_lines() -> None:
     front = front.replace("to: closed,", "to: shut,")
     result = lint_text(document(front))
     assert at(result, "SD102") == [(15, 22)]
+    # libyaml would fold them away, so each is reported where it stands instead.
+    assert at(result, "SD003") == [(12, 16), (12, 18), (12, 20)]
+
+
+def test_escaped_line_separators_load_exactly() -> None:
+    front = DOOR.replace("  - name: open\n", '  - name: open\n    meaning: "a\\u2028b\\x85c"\n')
+    result = lint_text(document(front))
+    assert result.findings == []
+    assert result.document is not None
+    assert result.document.spec.states[0].meaning == "a\u2028b\x85c"
 
 
 def test_tabs_and_control_characters_are_syntax_errors_not_crashes() -> None:

@@ -233,3 +233,26 @@ def test_hatch_build_hook_fails_the_build_on_lint_errors(tmp_path: Path) -> None
     with pytest.raises(StatedocBuildError, match="SD102"):
         generate_into(tmp_path, "specs", "pkg/states")
     assert not (tmp_path / "pkg/states").exists()
+
+
+def test_generate_tests_writes_a_passing_test_module_per_spec(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["generate", "-q", "--tests", "spec_tests"]) == 0
+    (module,) = (repo / "spec_tests").glob("test_*.py")
+    assert module.name == "test_example_doors_door.py"
+    assert main(["generate", "-q", "--check", "--tests", "spec_tests"]) == 0
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(module)],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": f"{repo}{os.pathsep}{ROOT}"},
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 passed" in proc.stdout
+    module.unlink()
+    capsys.readouterr()
+    assert main(["generate", "-q", "--check", "--tests", "spec_tests"]) == 1
+    assert "stale or missing" in capsys.readouterr().err

@@ -23,6 +23,9 @@ from generator.commands.output import emit
 from generator.config import load_config
 
 if TYPE_CHECKING:
+    from generator.config import Config
+    from generator.discover import SpecFile
+    from generator.linter import LintRun
     from generator.outputs import GenerateOutcome
 
 
@@ -46,6 +49,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--check",
         action="store_true",
         help="write nothing; print a diff of what would change; exit 1 if anything would",
+    )
+    parser.add_argument(
+        "--tests",
+        metavar="DIR",
+        help="also write a pytest module per generated spec into DIR (generator.testing: "
+        "all-pairs check and a Hypothesis state machine against the spec)",
     )
     parser.set_defaults(run=run)
 
@@ -96,4 +105,50 @@ def run(args: argparse.Namespace) -> int:
         print(_summary(outcome), file=sys.stderr)
     if lint_run.internal_error:
         return EXIT_USAGE
-    return EXIT_OK if outcome.ok else EXIT_FINDINGS
+    tests_ok = True
+    if args.tests:
+        tests_ok = write_tests(lint_run, files, config, Path(args.tests), outcome, args)
+    return EXIT_OK if outcome.ok and tests_ok else EXIT_FINDINGS
+
+
+def write_tests(
+    run: LintRun,
+    files: list[SpecFile],
+    config: Config,
+    folder: Path,
+    outcome: GenerateOutcome,
+    args: argparse.Namespace,
+) -> bool:
+    """One pytest module per generated document: ``test_<area>_<module>_<name>.py``.
+
+    With ``--check`` nothing is written and a stale or missing test module is an error.
+    """
+    from generator.outputs import module_parts
+    from generator.testing.pytest_plugin import render_test_module
+    from generator.write import atomic_write
+
+    out = (Path(args.out).absolute() if args.out else config.out).resolve()
+    try:
+        package = out.relative_to(config.root.resolve()).parts
+    except ValueError:
+        package = (out.name,)
+    by_display = {spec.display: spec for spec in files}
+    documents = {r.path: r.document for r in run.results if r.document is not None}
+    fresh = True
+    for display in outcome.generated:
+        area, module, name = module_parts(documents[display])
+        text = render_test_module(
+            ".".join((*package, area, module, name)), by_display[display].relative
+        )
+        target = folder / f"test_{area}_{module}_{name}.py"
+        if args.check:
+            try:
+                same = target.read_text(encoding="utf-8") == text
+            except OSError:
+                same = False
+            if not same:
+                print(f"statedoc: {target.as_posix()} is stale or missing", file=sys.stderr)
+                fresh = False
+        else:
+            atomic_write(target, text.encode("utf-8"))
+    return fresh

@@ -230,7 +230,8 @@ def diagram_start_end_drift(doc: Document) -> Iterator[Hit]:
                     f"the diagram draws {shape.format(repr(name))}, but {name!r} is not {word}",
                     span=located.at(edge.line, edge.column),
                 )
-        for name in sorted(wanted - set(drawn), key=doc.spec.state_names.index):
+        missing = (wanted & names) - set(drawn)  # an undeclared initial state is SD112's
+        for name in sorted(missing, key=doc.spec.state_names.index):
             yield Hit(
                 f"{word} state {name!r} has no {shape.format('')} edge in the diagram".replace(
                     "  ", " "

@@ -16,7 +16,8 @@ _SOURCED = (
     DOOR.replace("trigger: close}", "trigger: close, source: 'door-service:src/door.py'}")
     + f"source_sha:\n  door-service: {_SHA}\n"
 )
-_CITE = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9_.-]*) at ([0-9a-f]{7,40})\b")
+# A repo name is what source_sha's keys allow (letters, digits, '_', '.', '-', in any order).
+_CITE = re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+) at ([0-9a-f]{7,40})\b")
 _SEGMENTS = re.compile(r"[A-Z0-9]+")
 
 
