@@ -33,6 +33,7 @@ class Fence:
     content_end: int  # offset of the closing fence line (== end of text if unclosed)
     end: int  # offset just past the closing fence line
     closed: bool
+    marker: str = "```"  # the opening fence's characters: a closing fence must match it
 
     def content(self, text: str) -> str:
         return text[self.content_start : self.content_end]
@@ -67,8 +68,8 @@ class Body:
                     and stripped.rstrip(" \t") == marker[0] * len(stripped.rstrip(" \t"))
                     and len(stripped.rstrip(" \t")) >= len(marker)
                 ):
-                    _, info, start, content_start = open_fence
-                    fences.append(Fence(info, start, content_start, pos, end, True))
+                    marker, info, start, content_start = open_fence
+                    fences.append(Fence(info, start, content_start, pos, end, True, marker))
                     open_fence = None
             else:
                 fence = _FENCE_OPEN.match(line)
@@ -80,8 +81,8 @@ class Body:
                     headings.append(Heading(level, title, pos, end))
             pos = end
         if open_fence is not None:
-            _, info, start, content_start = open_fence
-            fences.append(Fence(info, start, content_start, len(text), len(text), False))
+            marker, info, start, content_start = open_fence
+            fences.append(Fence(info, start, content_start, len(text), len(text), False, marker))
         return tuple(headings), tuple(fences)
 
     @property

@@ -27,11 +27,40 @@ FOLDER = ".statedoc_cache"
 _LAYOUT = "v1"
 
 
+def _dependencies() -> str:
+    """The installed PyYAML and jsonschema (their dist-info names carry the version) and
+    whether libyaml is in use: they decide SD003 and SD010. Found without importing
+    jsonschema or importlib.metadata, which would cost the warm path more than a lint."""
+    import importlib.util
+
+    import yaml
+
+    found = [f"libyaml={yaml.__with_libyaml__}"]
+    for module, dist in (("yaml", "pyyaml-"), ("jsonschema", "jsonschema-")):
+        spec = importlib.util.find_spec(module)
+        origin = Path(spec.origin) if spec is not None and spec.origin else None
+        if origin is None:
+            found.append(f"{module}=?")
+            continue
+        site = origin.parent.parent
+        with contextlib.suppress(OSError):
+            found.extend(
+                sorted(
+                    n
+                    for n in os.listdir(site)
+                    if n.lower().startswith(dist) and n.endswith(".dist-info")
+                )
+            )
+    return ";".join(found)
+
+
 @cache
 def code_fingerprint() -> str:
-    """Names, sizes and mtimes of statedoc's own modules: cheap, and changes with the code."""
+    """Names, sizes and mtimes of statedoc's own modules and the versions of the libraries
+    that decide findings: cheap, and changes with any of them."""
     package = Path(__file__).parent
     digest = hashlib.sha256(__version__.encode())
+    digest.update(_dependencies().encode())
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".json", ".j2"):
             stat = path.stat()

@@ -23,7 +23,7 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument(
         "--format",
         choices=FORMATS,
-        default=os.environ.get("STATEDOC_FORMAT") or "text",
+        default=(os.environ.get("STATEDOC_FORMAT") or "text").lower(),
         help="output format (env STATEDOC_FORMAT; default text)",
     )
     common.add_argument("--select", default="", help="comma-separated codes or prefixes to report")
@@ -45,6 +45,7 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument(
         "--no-cache", action="store_true", help="ignore and do not update .statedoc_cache/"
     )
+    common.set_defaults(report_format=True)
     return common
 
 
@@ -69,6 +70,13 @@ def codes(text: str) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "report_format", False) and args.format not in FORMATS:
+        # argparse never checks a default, and this one may come from STATEDOC_FORMAT
+        print(
+            f"statedoc: error: STATEDOC_FORMAT={args.format!r} is not one of {', '.join(FORMATS)}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     try:
         result: int = args.run(args)
     except ConfigError as exc:
@@ -78,4 +86,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # a folder that cannot be written, a file that vanished, ...
+        print(f"statedoc: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # a bug: never let CI read a traceback as "findings" (exit 1)
+        import traceback
+
+        traceback.print_exc()
+        print(f"statedoc: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     return result

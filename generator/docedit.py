@@ -72,6 +72,9 @@ def plan(doc: Document) -> Edit:
     fence = doc.body.mermaid
     if fence is None:
         return Edit(new=_encode(doc, _insert(doc)))
+    if not fence.closed:
+        # Everything after an unclosed fence is inside it: redrawing would swallow that text.
+        return Edit(refused=f"the {fence.marker}mermaid block is never closed; close it first")
     problems = _hits(doc, ("SD302",))
     if problems:
         return Edit(
@@ -88,9 +91,6 @@ def plan(doc: Document) -> Edit:
 
 
 def _replace(text: str, fence: Fence, block: str) -> str:
-    if not fence.closed:  # an unclosed fence runs to the end: close it
-        newline = _newline(text, fence.start)
-        return text[: fence.content_start] + block + "```" + newline
     return text[: fence.content_start] + block + text[fence.content_end :]
 
 

@@ -52,9 +52,12 @@ class LintRun:
 def settings_for(
     config: Config, select: Sequence[str] = (), ignore: Sequence[str] = ()
 ) -> Settings:
+    """Command-line choices are a layer over the configuration, as in ruff: ``--select``
+    replaces the configured ``select`` and ``ignore`` (so it can bring back a code the config
+    ignores), ``--ignore`` adds to whichever applies; per-file ignores always apply."""
     selection = Selection(
         select=tuple(select) or config.select,
-        ignore=config.ignore + tuple(ignore),
+        ignore=tuple(ignore) if select else config.ignore + tuple(ignore),
         per_file=dict(config.per_file_ignores),
     )
     return Settings(selection, config.max_file_size)

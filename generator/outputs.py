@@ -282,6 +282,15 @@ def plan_outputs(outputs: Iterable[Output], out: Path, *, prune: bool, root: Pat
         plan.problems.append(problem)
         return plan
     out_real = os.path.realpath(out)
+    root_real = os.path.realpath(root)
+    if root_real == out_real or root_real.startswith(out_real.rstrip(os.sep) + os.sep):
+        # Stale-file cleanup would treat the whole project (specs, other outputs) as its own.
+        problem = Problem(
+            _display(out), 1, 1, "generate: refused: the output folder contains the project root"
+        )
+        plan.problems.append(problem)
+        plan.outputs = []
+        return plan
     expected: set[str] = set()
     for output in plan.outputs:
         expected.add(output.relative)
@@ -326,6 +335,15 @@ def plan_outputs(outputs: Iterable[Output], out: Path, *, prune: bool, root: Pat
     return plan
 
 
+def _in_layout(relative: str) -> bool:
+    """Only files where generate writes can be stale: ``py.typed``, ``__init__.py`` at the top
+    and in ``<area>/`` and ``<area>/<module>/``, and ``<area>/<module>/<name>.{py,mmd}``."""
+    parts = relative.split("/")
+    if parts[-1] in (_INIT, _MARKER):
+        return len(parts) <= (1 if parts[-1] == _MARKER else 3)
+    return len(parts) == 3
+
+
 def _find_stale(plan: Plan, expected: set[str], out_real: str) -> None:
     if not plan.out.is_dir():
         return
@@ -342,6 +360,8 @@ def _find_stale(plan: Plan, expected: set[str], out_real: str) -> None:
                 continue
             path = Path(folder) / name
             relative = path.relative_to(plan.out).as_posix()
+            if not _in_layout(relative):
+                continue  # e.g. test modules from `generate --tests` kept inside the tree
             if relative in expected or not _inside(path, out_real) or not _ours(path):
                 continue
             plan.changes.append(Change("delete", relative, path.read_bytes(), None))

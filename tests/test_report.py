@@ -38,9 +38,13 @@ def _findings() -> list[Finding]:
 def test_text_format_is_one_line_per_finding() -> None:
     run = Run(_findings(), ["specs/a b/door.md"], "0")
     lines = render("text", run).splitlines()
-    assert lines[0] == "specs/a b/door.md:16:1: SD004 duplicate key 'status'"
-    assert lines[1] == "specs/a b/door.md:8:1: note: first defined here"
-    assert lines[-2] == "specs/x:y,z.md:3:4: SD111 100% odd\\r\\nsecond line: a, b (warning)"
+    assert lines[0] == (
+        "specs/a b/door.md:16:1: SD004 duplicate key 'status' (first defined here at 8:1)"
+    )
+    assert len(lines) == len(run.findings)  # one finding a line
+    assert lines[-1] == (
+        "specs/x:y,z.md:3:4: SD111 100% odd\\r\\nsecond line: a, b (see here at 2:1) (warning)"
+    )
 
 
 def test_json_format_has_the_contract_keys() -> None:

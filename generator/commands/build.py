@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.commands.diagram import sync_diagrams
 from generator.commands.lint import lint_specs
-from generator.commands.output import emit
+from generator.commands.output import diff_stream, emit
 from generator.config import load_config
 
 if TYPE_CHECKING:
@@ -37,11 +37,6 @@ def _cache(args: argparse.Namespace) -> RenderCache | None:
     from generator.cache import RenderCache
 
     return None if args.no_cache else RenderCache(load_config().root)
-
-
-def _stream(args: argparse.Namespace) -> Any:
-    """Diffs share stdout with text findings; beside a machine-readable report they go to stderr."""
-    return sys.stdout if args.format == "text" or args.output else sys.stderr
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -83,7 +78,7 @@ def run_check(args: argparse.Namespace) -> int:
     paths = {spec.display: spec.path for spec in files}
     diagrams = sync_diagrams(lint_run, paths, write=False)
     outcome = generate(lint_run, files, config, check=True, prune=True, cache=_cache(args))
-    stream = _stream(args)
+    stream = diff_stream(args)
     stream.write("".join(diagrams.diffs) + "".join(outcome.diffs))
     stream.flush()
     for message in diagrams.refused:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
-from generator.commands.output import emit
+from generator.commands.output import diff_stream, emit
 from generator.findings import Finding, Severity
 from generator.linter import LintRun
 from generator.write import atomic_write
@@ -71,8 +72,8 @@ def sync_diagrams(run: LintRun, paths: dict[str, Path], *, write: bool) -> Diagr
             continue
         outcome.changed.append(result.path)
         outcome.diffs.append(_diff(result.path, old, edit.new))
-        if write:
-            atomic_write(path, edit.new)
+        if write:  # through a symlinked spec to the file it names, never replacing the link
+            atomic_write(Path(os.path.realpath(path)), edit.new)
     return outcome
 
 
@@ -87,12 +88,13 @@ def report(
     args: argparse.Namespace, outcome: DiagramOutcome, files: list[str], *, write: bool
 ) -> int:
     """Print the outcome; the exit code of ``diagram``."""
-    if outcome.blocked:
-        emit(args, outcome.blocked, files)
+    emit(args, outcome.blocked, files)  # always: --output and CI reports must exist
     for message in outcome.refused:
         print(f"statedoc: {message}", file=sys.stderr)
     if not write:
-        sys.stdout.write("".join(outcome.diffs))
+        stream = diff_stream(args)
+        stream.write("".join(outcome.diffs))
+        stream.flush()
     if not args.quiet:
         verb = "rewrote" if write else "would rewrite"
         print(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.commands.lint import lint_specs
-from generator.commands.output import emit
+from generator.commands.output import diff_stream, emit
 from generator.config import load_config
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     for problem in outcome.problems:
         print(problem, file=sys.stderr)
     if args.check and outcome.changes:
-        stream = sys.stdout if args.format == "text" or args.output else sys.stderr
+        stream = diff_stream(args)
         stream.write("".join(outcome.diffs))
         stream.flush()
     if not args.quiet:

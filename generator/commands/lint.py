@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, codes
@@ -47,6 +48,10 @@ def lint_specs(
     paths = list(getattr(args, "paths", []) or [])
     files = discover(paths, config)
     if not files:
+        if paths and all(Path(p).is_file() for p in paths):
+            # Files named on the command line (pre-commit passes them) that `exclude` skips:
+            # nothing to do, which is not an error.
+            return LintRun([], []), []
         where = ", ".join(str(p) for p in (paths or config.specs))
         raise ConfigError(f"no spec documents (*.md) found in {where}")
     settings = settings_for(config, select, ignore)

@@ -10,12 +10,13 @@ def render(run: Run) -> str:
     lines = []
     for finding in run.findings:
         suffix = " (warning)" if finding.severity is Severity.WARNING else ""
-        message = finding.message.replace("\r", "\\r").replace("\n", "\\n")
+        message = finding.message
+        for related in finding.related:  # one finding a line: related places join the message
+            message += f" ({related.message} at {related.line}:{related.column})"
+        message = message.replace("\r", "\\r").replace("\n", "\\n")
         lines.append(
             f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {message}{suffix}"
         )
-        for related in finding.related:
-            lines.append(f"{finding.path}:{related.line}:{related.column}: note: {related.message}")
     return "".join(line + "\n" for line in lines)
 
 
