@@ -127,9 +127,11 @@ def _lint(
     if loaded is None:
         return
     _schema_stage(loaded, reporter)
-    if any(f.code == "SD010" for f in reporter.findings) or not isinstance(loaded.value, dict):
+    from generator.model import build, usable
+
+    schema_failed = any(f.code == "SD010" for f in reporter.findings)
+    if not isinstance(loaded.value, dict) or (schema_failed and not usable(loaded.value)):
         return
-    from generator.model import build
 
     spec = build(loaded.value)
     document = Document(path, source, loaded, spec, split.body_offset)

@@ -106,8 +106,45 @@ def _opt_str(data: Mapping[str, Any], key: str) -> str | None:
 TEXT_FIELDS = ("design_intent", "implementation_evidence", "origin", "concurrency")
 
 
+def _strings(value: object) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def usable(data: object) -> bool:
+    """Whether the model can be built although the schema found problems: every field the
+    rules and generator read structurally has its type (the rest is sanitised by ``build``).
+    So ``--ignore SD010`` on a legacy document still gets the graph and diagram checks."""
+    if not isinstance(data, dict):
+        return False
+    texts = ("id", "title", "object", "product_area", "module", "status")
+    if not all(isinstance(data.get(key), str) for key in texts) or not _is_int(
+        data.get("revision")
+    ):
+        return False
+
+    def items(key: str, fields: tuple[str, ...], required: bool) -> bool:
+        value = data.get(key)
+        if value is None and not required:
+            return True
+        return isinstance(value, list) and all(
+            isinstance(item, dict) and all(isinstance(item.get(f), str) for f in fields)
+            for item in value
+        )
+
+    return (
+        items("states", ("name",), True)
+        and items("transitions", ("from", "to", "trigger"), True)
+        and items("invalid", ("from", "to", "why"), False)
+    )
+
+
 def build(data: Mapping[str, Any]) -> Spec:
-    """Build the model from front matter that passed the schema (so types are known)."""
+    """Build the model from front matter that passed the schema or is :func:`usable`;
+    optional fields of the wrong type are dropped rather than trusted."""
     states = tuple(
         State(s["name"], _opt_str(s, "meaning"), ("states", i))
         for i, s in enumerate(data["states"])
@@ -118,7 +155,7 @@ def build(data: Mapping[str, Any]) -> Spec:
             to_state=t["to"],
             trigger=t["trigger"],
             guard=_opt_str(t, "guard"),
-            side_effects=tuple(t.get("side_effects") or ()),
+            side_effects=_strings(t.get("side_effects")),
             who=_opt_str(t, "who"),
             provenance=_opt_str(t, "provenance"),
             source=_opt_str(t, "source"),
@@ -142,11 +179,15 @@ def build(data: Mapping[str, Any]) -> Spec:
         states=states,
         transitions=transitions,
         invalid=invalid,
-        initial=None
-        if initial is None
-        else tuple([initial] if isinstance(initial, str) else initial),
-        source_sha=dict(data.get("source_sha") or {}),
-        invariants=tuple(data.get("invariants") or ()),
-        evidence=tuple(data.get("evidence") or ()),
+        initial=(initial,) if isinstance(initial, str) else (_strings(initial) or None),
+        source_sha={
+            k: v
+            for k, v in (data.get("source_sha") or {}).items()
+            if isinstance(k, str) and isinstance(v, str)
+        }
+        if isinstance(data.get("source_sha"), dict)
+        else {},
+        invariants=_strings(data.get("invariants")),
+        evidence=_strings(data.get("evidence")),
         text_fields={k: data[k] for k in TEXT_FIELDS if isinstance(data.get(k), str)},
     )

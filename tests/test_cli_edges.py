@@ -155,3 +155,25 @@ def test_cache_key_covers_the_parsing_libraries() -> None:
 
     deps = _dependencies()
     assert "pyyaml-" in deps.lower() and "jsonschema-" in deps and "libyaml=" in deps
+
+
+def test_ignoring_the_schema_rule_does_not_hide_graph_errors(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = DOOR.replace("trigger: close}", "trigger: close, provenance: guessed}")
+    (repo / "specs/door.md").write_text(document(broken.replace("to: closed,", "to: shut,")))
+    capsys.readouterr()
+    assert main(["lint", "--ignore", "SD010,SD3"]) == 1
+    out = capsys.readouterr().out
+    assert "SD102" in out and "SD010" not in out
+    assert main(["lint", "--select", "SD010"]) == 1
+    assert "provenance" in capsys.readouterr().out
+
+
+def test_a_schema_error_in_a_structural_field_still_stops_the_checks(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "specs/door.md").write_text(document(DOOR.replace("name: open", "name: [open]")))
+    capsys.readouterr()
+    assert main(["lint", "--ignore", "SD010"]) == 0  # nothing else can be checked safely
+    assert main(["lint"]) == 1
