@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -119,3 +120,26 @@ def test_render_cache_serves_identical_outputs(
     cached = {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()}
     assert cached == uncached
     capsys.readouterr()
+
+
+def test_concurrent_runs_share_the_cache_safely(tmp_path: Path) -> None:
+    """Two linters filling one cache at once: same findings, and every entry is whole."""
+    import json
+    import subprocess
+    import sys
+
+    _corpus(tmp_path, 60)
+    (tmp_path / "pyproject.toml").write_text("[tool.statedoc]\n")
+    root = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-m", "generator", "lint", "-j1", "--format", "json"]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    runs = [
+        subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert json.loads(outputs[0])
+    for entry in (tmp_path / ".statedoc_cache").rglob("*.json"):
+        json.loads(entry.read_text())  # never half-written
+    assert not list((tmp_path / ".statedoc_cache").rglob("*.tmp"))
