@@ -4,26 +4,10 @@ from __future__ import annotations
 
 from generator.lint import FileResult, lint_bytes
 
-HEADER = """\
-id: STATE-EX-DOR-001
-title: Door
-object: DOM-EX-DOR-001
-product_area: example
-module: doors
-revision: 1
-status: draft
-"""
-# HEADER fills lines 2-8 of a document; the first line after it is line 9.
+# The explain examples' document: HEADER fills lines 2-8, so the first line after it is line 9.
+from generator.rules.examples import DOOR, HEADER
 
-DOOR = """\
-initial: closed
-states:
-  - name: open
-  - name: closed
-transitions:
-  - {from: open, to: closed, trigger: close}
-  - {from: closed, to: open, trigger: open}
-"""
+__all__ = ["DIAGRAM", "DOOR", "HEADER", "at", "codes", "document", "lint_text"]
 
 DIAGRAM = """
 ## The Lifecycle

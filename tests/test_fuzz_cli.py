@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from docs import DOOR, HEADER
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,24 +128,7 @@ YAML_TOKENS = (
     "\u2028", "\x00",
 )  # fmt: skip
 
-YAML_DOOR = """\
-id: STATE-EX-DOR-001
-title: Door
-object: DOM-EX-DOR-001
-product_area: example
-module: doors
-revision: 1
-status: draft
-initial: closed
-states:
-  - name: open
-  - name: closed
-transitions:
-  - {from: open, to: closed, trigger: close}
-  - {from: closed, to: open, trigger: open}
-invalid:
-  - {from: open, to: open, why: already}
-"""
+YAML_DOOR = HEADER + DOOR + "invalid:\n  - {from: open, to: open, why: already}\n"
 
 
 def token_soup(tokens: tuple[str, ...], max_size: int = 60) -> st.SearchStrategy[str]:

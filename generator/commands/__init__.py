@@ -11,10 +11,4 @@ _COMMANDS = ("lint", "generate", "diagram", "build", "info", "diff")
 
 def register_all(sub: Any, common: argparse.ArgumentParser) -> None:
     for name in _COMMANDS:
-        try:
-            module = import_module(f"generator.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"generator.commands.{name}":
-                raise
-            continue  # a command still being built
-        module.register(sub, common)
+        import_module(f"generator.commands.{name}").register(sub, common)

@@ -28,7 +28,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 def lint_paths(
     args: argparse.Namespace, *, keep_documents: bool = True
 ) -> tuple[LintRun, list[str]]:
-    """Discover and lint; shared by ``lint``, ``generate``, ``build`` and ``check``.
+    """Discover and lint, returning display paths (``lint`` itself; the other commands use
+    :func:`lint_specs`, which returns the :class:`SpecFile` s).
 
     ``keep_documents`` (the default) keeps every parsed document, as generation needs, which
     bypasses the cache and worker processes; plain ``lint`` turns it off.
