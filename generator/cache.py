@@ -14,7 +14,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import asdict
 from functools import cache
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 from generator import __version__
 from generator.findings import Finding
 from generator.lint import SpecFacts
+from generator.write import replace_file
 
 FOLDER = ".statedoc_cache"
 _LAYOUT = "v1"
@@ -108,14 +108,8 @@ class Cache:
         with contextlib.suppress(OSError):  # a read-only checkout still lints
             target.parent.mkdir(parents=True, exist_ok=True)
             _ignore(self.folder.parent)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump(entry, handle, ensure_ascii=False)
-                os.replace(tmp, target)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+            data = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            replace_file(target, data, durable=False)
 
 
 class RenderCache:
@@ -142,11 +136,5 @@ class RenderCache:
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
             _ignore(self.folder.parent.parent)
-            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump({"module": module, "diagram": diagram}, handle)
-                os.replace(tmp, self.folder / f"{key}.json")
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+            data = json.dumps({"module": module, "diagram": diagram}).encode("utf-8")
+            replace_file(self.folder / f"{key}.json", data, durable=False)

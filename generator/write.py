@@ -21,6 +21,15 @@ def atomic_write(path: Path, data: bytes) -> bool:
         pass
     except IsADirectoryError:
         raise IsADirectoryError(f"{path} is a directory") from None
+    replace_file(path, data)
+    return True
+
+
+def replace_file(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Temp file beside ``path``, then rename over it (keeping its permissions).
+
+    ``durable`` fsyncs first, for files users keep; caches skip it (a lost entry is a miss).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = None
     with contextlib.suppress(FileNotFoundError):
@@ -29,12 +38,12 @@ def atomic_write(path: Path, data: bytes) -> bool:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode if mode is not None else 0o644)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    return True
