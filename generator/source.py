@@ -51,6 +51,12 @@ class SourceText:
         index = bisect_right(starts, offset) - 1
         return index + 1, offset - starts[index] + 1
 
+    def offset(self, line: int, column: int) -> int:
+        """The code-point offset of a 1-based (line, column): the inverse of ``position``."""
+        starts = self._line_starts()
+        line = max(1, min(line, len(starts)))
+        return min(starts[line - 1] + column - 1, len(self.text))
+
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its line break."""
         starts = self._line_starts()

@@ -261,3 +261,13 @@ def test_a_crashing_rule_becomes_an_internal_error(monkeypatch: pytest.MonkeyPat
     assert "SD000" in codes(result)
     assert "SD102" in codes(result)  # the other rules still ran
     assert "kaput" in next(f.message for f in result.findings if f.code == "SD000")
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_diagram_findings_span_the_statement_whatever_the_line_breaks(newline: str) -> None:
+    body = "\n# Door\n" + DIAGRAM.replace(
+        "closed --> open\n", "closed --> open\n  ajar --> open : push\n"
+    )
+    result = lint_text(document(DOOR, body).replace("\n", newline))
+    spans = [(f.code, f.line, f.column, f.end_line, f.end_column) for f in result.findings]
+    assert spans == [("SD304", 27, 3, 27, 23)]  # `ajar --> open : push`, columns 3-22

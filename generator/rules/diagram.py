@@ -65,25 +65,23 @@ class _Located:
             self.diagram = _in_spec_names(parsed, doc.spec.state_names)
         self.doc = doc
 
-    def at(self, line: int, column: int, length: int = 1) -> Span:
-        """A span from a 1-based position inside the block."""
+    def at(self, line: int, column: int) -> Span:
+        """The rest of the statement from a 1-based position inside the block (the reader
+        counts LF, CRLF and lone CR as line breaks, as SourceText does)."""
         assert self.fence is not None
-        text = self.doc.source.text
-        offset = self.fence.content_start
-        for _ in range(line - 1):
-            nxt = text.find("\n", offset, self.fence.content_end)
-            if nxt < 0:
-                break
-            offset = nxt + 1
-        start = offset + column - 1
-        return Span(start, start + length)
+        source = self.doc.source
+        first_line, first_column = source.position(self.fence.content_start)
+        absolute = first_line + line - 1
+        column = column + first_column - 1 if line == 1 else column
+        start = source.offset(absolute, column)
+        rest = source.line_text(absolute)[column - 1 :].rstrip()
+        return Span(start, start + max(1, len(rest)))
 
     @cached_property
     def opening(self) -> Span:
         assert self.fence is not None
-        text = self.doc.source.text
-        end = text.find("\n", self.fence.start)
-        return Span(self.fence.start, end if end >= 0 else len(text))
+        line, _ = self.doc.source.position(self.fence.start)
+        return Span(self.fence.start, self.fence.start + len(self.doc.source.line_text(line)))
 
 
 def parsed(doc: Document) -> Diagram | None:
