@@ -26,7 +26,6 @@ Safety rules, each refused with a message rather than worked around:
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +47,7 @@ from generator.render import (
     render_package_init,
     render_py_typed,
 )
+from generator.write import unified_diff
 
 Action = Literal["create", "update", "delete"]
 _MANAGED_SUFFIXES = (".py", ".mmd")
@@ -370,24 +370,10 @@ def _find_stale(plan: Plan, expected: set[str], out_real: str) -> None:
 # --- diffs and applying -----------------------------------------------------------------
 
 
-def _lines(data: bytes | None) -> list[str]:
-    if data is None:
-        return []
-    return data.decode("utf-8", errors="replace").splitlines(keepends=True)
-
-
 def diff(change: Change, label: str) -> str:
     """A git-style unified diff (``/dev/null`` for the missing side of a create or delete)."""
     name = f"{label}/{change.relative}" if label else change.relative
-    before = "/dev/null" if change.old is None else f"a/{name}"
-    after = "/dev/null" if change.new is None else f"b/{name}"
-    lines = difflib.unified_diff(_lines(change.old), _lines(change.new), before, after)
-    text = []
-    for line in lines:
-        text.append(line)
-        if not line.endswith("\n"):
-            text.append("\n\\ No newline at end of file\n")
-    return "".join(text)
+    return unified_diff(change.old, change.new, name)
 
 
 def apply_plan(plan: Plan) -> tuple[int, int]:

@@ -47,3 +47,21 @@ def replace_file(path: Path, data: bytes, *, durable: bool = True) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def unified_diff(old: bytes | None, new: bytes | None, name: str) -> str:
+    """A git-style unified diff for check modes (``/dev/null`` for a missing side), marking
+    a last line without a line break as git does."""
+    import difflib
+
+    def lines(data: bytes | None) -> list[str]:
+        return [] if data is None else data.decode("utf-8", "replace").splitlines(keepends=True)
+
+    before = "/dev/null" if old is None else f"a/{name}"
+    after = "/dev/null" if new is None else f"b/{name}"
+    text = []
+    for line in difflib.unified_diff(lines(old), lines(new), before, after):
+        text.append(line)
+        if not line.endswith(("\n", "\r")):
+            text.append("\n\\ No newline at end of file\n")
+    return "".join(text)

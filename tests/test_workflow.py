@@ -175,7 +175,6 @@ def test_readme_module_example_runs() -> None:
 
 def test_hatch_build_hook_puts_generated_modules_in_the_wheel(tmp_path: Path) -> None:
     """Build a downstream package offline; the generated folder is git-ignored."""
-    pytest.importorskip("hatchling")
     project = tmp_path / "downstream"
     (project / "src/doorpkg").mkdir(parents=True)
     (project / "src/doorpkg/__init__.py").write_text("")

@@ -20,6 +20,7 @@ from generator.config import load_config
 
 if TYPE_CHECKING:
     from generator.cache import RenderCache
+    from generator.config import Config
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -33,10 +34,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     check.set_defaults(run=run_check, paths=[])
 
 
-def _cache(args: argparse.Namespace) -> RenderCache | None:
+def _cache(args: argparse.Namespace, config: Config) -> RenderCache | None:
     from generator.cache import RenderCache
 
-    return None if args.no_cache else RenderCache(load_config().root)
+    return None if args.no_cache else RenderCache(config.root)
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -51,7 +52,7 @@ def run_build(args: argparse.Namespace) -> int:
     emit(args, lint_run.findings, [f.display for f in files])
     if lint_run.internal_error:
         return EXIT_USAGE
-    outcome = generate(lint_run, files, config, check=False, prune=True, cache=_cache(args))
+    outcome = generate(lint_run, files, config, check=False, prune=True, cache=_cache(args, config))
     for message in diagrams.refused:
         print(f"statedoc: {message}", file=sys.stderr)
     for problem in outcome.problems:
@@ -77,7 +78,7 @@ def run_check(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     paths = {spec.display: spec.path for spec in files}
     diagrams = sync_diagrams(lint_run, paths, write=False)
-    outcome = generate(lint_run, files, config, check=True, prune=True, cache=_cache(args))
+    outcome = generate(lint_run, files, config, check=True, prune=True, cache=_cache(args, config))
     stream = diff_stream(args)
     stream.write("".join(diagrams.diffs) + "".join(outcome.diffs))
     stream.flush()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from dataclasses import dataclass, field
@@ -14,7 +13,7 @@ from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.commands.output import diff_stream, emit
 from generator.findings import Finding, Severity
 from generator.linter import LintRun
-from generator.write import atomic_write
+from generator.write import atomic_write, unified_diff
 
 #: Findings that the diagram command itself repairs; any other error blocks a document.
 REPAIRS = ("SD301", "SD303", "SD304", "SD305")
@@ -71,17 +70,10 @@ def sync_diagrams(run: LintRun, paths: dict[str, Path], *, write: bool) -> Diagr
         if old == edit.new:
             continue
         outcome.changed.append(result.path)
-        outcome.diffs.append(_diff(result.path, old, edit.new))
+        outcome.diffs.append(unified_diff(old, edit.new, result.path))
         if write:  # through a symlinked spec to the file it names, never replacing the link
             atomic_write(Path(os.path.realpath(path)), edit.new)
     return outcome
-
-
-def _diff(path: str, old: bytes, new: bytes) -> str:
-    before = old.decode("utf-8", "replace").splitlines(keepends=True)
-    after = new.decode("utf-8", "replace").splitlines(keepends=True)
-    lines = difflib.unified_diff(before, after, f"a/{path}", f"b/{path}")
-    return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
 
 
 def report(
