@@ -1,7 +1,7 @@
 """The ``statedoc`` command line: argument parsing and dispatch, nothing else.
 
-Exit codes (DESIGN.md): 0 clean or done, 1 findings of error severity / stale output / a
-breaking change, 2 usage, configuration or internal error.
+Exit codes: 0 clean or done, 1 findings of error severity / stale output / a breaking change
+(0 with ``--exit-zero``), 2 usage, configuration or internal error.
 """
 
 from __future__ import annotations
@@ -44,6 +44,12 @@ def _common() -> argparse.ArgumentParser:
     )
     common.add_argument(
         "--no-cache", action="store_true", help="ignore and do not update .statedoc_cache/"
+    )
+    common.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when findings or stale files are reported (still 2 on usage or "
+        "internal errors)",
     )
     common.set_defaults(report_format=True)
     return common
@@ -95,4 +101,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         traceback.print_exc()
         print(f"statedoc: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if result == EXIT_FINDINGS and getattr(args, "exit_zero", False):
+        return EXIT_OK  # as ruff's --exit-zero: findings are reported, the job goes on
     return result

@@ -1,23 +1,18 @@
-"""The output tree: what ``generate`` should write, what is stale, and applying it safely.
-
-Planning is separate from applying: :func:`plan_outputs` reads the tree and returns every
-create/update/delete with old and new bytes (``--check`` prints them as diffs and writes
-nothing); :func:`apply_plan` performs them. :func:`generate` is the entry point for the
-``generate``, ``build`` and ``check`` commands.
+"""The output tree: what ``generate`` should write, and the entry point that writes it.
 
 Layout: ``<out>/<area>/<module>/<name>.py`` and ``<name>.mmd`` next to it, where the parts
 are ``snake_name`` of ``product_area``, ``module`` and ``title``; an ``__init__.py`` in every
 package folder (``<out>`` included) and ``py.typed`` at the top. Every file starts with
-statedoc's header line, which is how cleanup recognises its own files.
+statedoc's header line, which is how cleanup recognises its own files. ``generate --tests DIR``
+adds ``DIR/test_<area>_<module>_<name>.py`` per document, through the same plan.
 
-Safety rules, each refused with a message rather than worked around:
+Planning and applying (atomic, only-if-changed, header ownership, symlink and path-escape
+refusal) live in :mod:`generator.writeplan`. Rules specific to this tree:
 
 * two documents whose outputs land on one path (compared case-insensitively, for macOS and
   Windows checkouts) are both refused; neither overwrites the other;
-* a path is written only if it resolves inside ``<out>`` and no folder or file on the way
-  below ``<out>`` is a symlink;
-* a file without statedoc's header is never overwritten or deleted (an ``__init__.py`` or
-  ``py.typed`` of the user's is simply kept: it does the same job);
+* output roots must not overlap each other, the specs folders or the project root (a usage
+  error): cleanup in one root would otherwise delete the files of another;
 * stale files (carrying the header, produced by no document) are only looked for when the
   whole configured set of documents was generated (``prune``), with none skipped for lint
   errors: otherwise a file of a document that was not part of this run would look stale.
@@ -25,81 +20,66 @@ Safety rules, each refused with a message rather than worked around:
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from generator.cache import RenderCache
-from generator.config import Config
+from generator.config import Config, ConfigError
 from generator.discover import SpecFile
 from generator.document import Document
+from generator.findings import Finding
 from generator.linter import LintRun
 from generator.names import snake_name
 from generator.render import (
     RenderError,
     document_sha256,
-    has_header,
     render_diagram,
     render_module,
     render_package_init,
     render_py_typed,
 )
-from generator.write import unified_diff
+from generator.writeplan import (
+    COLLISION,
+    REFUSED,
+    At,
+    Change,
+    Output,
+    Plan,
+    Problem,
+    apply_plan,
+    diff,
+    display,
+    plan_outputs,
+)
 
-Action = Literal["create", "update", "delete"]
-_MANAGED_SUFFIXES = (".py", ".mmd")
+__all__ = [
+    "Change",
+    "GenerateOutcome",
+    "Output",
+    "Plan",
+    "Problem",
+    "apply_plan",
+    "check_roots",
+    "diff",
+    "expected_outputs",
+    "generate",
+    "module_parts",
+    "plan_outputs",
+    "test_outputs",
+]
+
 _MARKER = "py.typed"
 _INIT = "__init__.py"
-_SKIP_DIRS = {"__pycache__", "node_modules"}
-
-
-@dataclass(frozen=True)
-class Output:
-    """One file the tree should hold; ``relative`` is a POSIX path below ``out``."""
-
-    relative: str
-    data: bytes
-    owner: str | None = None  # display path of the document it comes from; None: package file
-
-
-@dataclass(frozen=True)
-class Change:
-    action: Action
-    relative: str
-    old: bytes | None
-    new: bytes | None
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A refusal, printed like a finding: ``path:line:col: message``."""
-
-    path: str
-    line: int
-    column: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.message}"
-
-
-@dataclass
-class Plan:
-    out: Path
-    label: str  # how diffs name ``out`` (relative to the config root when inside it)
-    outputs: list[Output] = field(default_factory=list)
-    changes: list[Change] = field(default_factory=list)
-    unchanged: int = 0
-    problems: list[Problem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
 class GenerateOutcome:
-    """What ``generate`` found and did; ``written``/``deleted`` stay 0 with ``check``."""
+    """What ``generate`` found and did; ``written``/``deleted`` stay 0 with ``check``.
+
+    ``tests`` is the plan of the ``--tests`` folder (None without ``--tests``).
+    """
 
     plan: Plan
     generated: list[str]  # display paths of the documents generated
@@ -107,10 +87,16 @@ class GenerateOutcome:
     check: bool
     written: int = 0
     deleted: int = 0
+    tests: Plan | None = None
+    tests_written: int = 0
+
+    @property
+    def plans(self) -> list[Plan]:
+        return [self.plan] + ([self.tests] if self.tests is not None else [])
 
     @property
     def problems(self) -> list[Problem]:
-        return self.plan.problems
+        return [p for plan in self.plans for p in plan.problems]
 
     @property
     def changes(self) -> list[Change]:
@@ -118,12 +104,18 @@ class GenerateOutcome:
 
     @property
     def diffs(self) -> list[str]:
-        return [diff(change, self.plan.label) for change in self.plan.changes]
+        return [d for plan in self.plans for d in plan.diffs]
+
+    def findings(self) -> list[Finding]:
+        """Every refusal, and with ``check`` every file that would change (SD4xx)."""
+        found = [f for plan in self.plans for f in plan.findings(pending=self.check)]
+        return sorted(found, key=lambda f: f.sort_key())
 
     @property
     def ok(self) -> bool:
         """Exit 0: nothing blocked or refused, and with ``check`` nothing to change."""
-        return not self.blocked and not self.problems and not (self.check and self.changes)
+        pending = self.check and any(plan.changes for plan in self.plans)
+        return not self.blocked and not self.problems and not pending
 
 
 # --- layout ------------------------------------------------------------------------------
@@ -135,8 +127,11 @@ def module_parts(document: Document) -> tuple[str, str, str]:
     return snake_name(spec.product_area), snake_name(spec.module), snake_name(spec.title)
 
 
-def _position(document: Document, key: str) -> tuple[int, int]:
-    return document.source.position(document.span((key,)).start)
+def span_at(document: Document, key: str) -> At:
+    """Where a top-level front matter value stands: the position findings point at."""
+    span = document.span((key,))
+    start = document.source.position(span.start)
+    return (*start, *document.source.position(max(span.end, span.start + 1)))
 
 
 def expected_outputs(
@@ -166,14 +161,16 @@ def expected_outputs(
                     f" and {len(rest) - 3} more" if len(rest) > 3 else ""
                 )
                 area, module, name = module_parts(document)
-                line, column = _position(document, "title")
+                line, column, end_line, end_column = span_at(document, "title")
                 problems.append(
                     Problem(
                         spec_file.display,
                         line,
                         column,
-                        f"generate: refused: the module {area}/{module}/{name}.py would also be "
+                        f"refused: the module {area}/{module}/{name}.py would also be "
                         f"written for {others}; give the documents distinct titles",
+                        COLLISION,
+                        (end_line, end_column),
                     )
                 )
             continue
@@ -191,13 +188,14 @@ def expected_outputs(
                 )
                 diagram = render_diagram(document.spec, relative=spec_file.relative)
             except (RenderError, ValueError) as exc:
-                problems.append(Problem(spec_file.display, 1, 1, f"generate: refused: {exc}"))
+                problems.append(Problem(spec_file.display, 1, 1, f"refused: {exc}", REFUSED))
                 continue
             if cache is not None:
                 cache.put(key, source, diagram)
         base = f"{area}/{module}/{name}"
-        outputs.append(Output(f"{base}.py", source.encode("utf-8"), spec_file.display))
-        outputs.append(Output(f"{base}.mmd", diagram.encode("utf-8"), spec_file.display))
+        at = span_at(document, "id")
+        outputs.append(Output(f"{base}.py", source.encode("utf-8"), spec_file.display, at))
+        outputs.append(Output(f"{base}.mmd", diagram.encode("utf-8"), spec_file.display, at))
         packages.update((area, f"{area}/{module}"))
         generated.append(spec_file.display)
     outputs.append(Output(_INIT, render_package_init(out_name).encode("utf-8")))
@@ -210,129 +208,77 @@ def expected_outputs(
     return outputs, problems, sorted(generated)
 
 
-# --- reading the tree safely -------------------------------------------------------------
+# --- output roots ------------------------------------------------------------------------
 
 
-def _first_line(data: bytes) -> str:
-    return data.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", errors="replace")
+def _overlap(one: Path, two: Path) -> bool:
+    a, b = os.path.realpath(one), os.path.realpath(two)
+    return (
+        a == b or a.startswith(b.rstrip(os.sep) + os.sep) or b.startswith(a.rstrip(os.sep) + os.sep)
+    )
 
 
-def _ours(path: Path) -> bool:
-    """Whether a regular file (not a symlink) starts with statedoc's header line."""
-    try:
-        if path.is_symlink() or not path.is_file():
-            return False
-        with path.open("rb") as handle:
-            return has_header(_first_line(handle.readline(4096)))
-    except OSError:
-        return False
+def check_roots(out: Path, config: Config) -> None:
+    """Refuse (usage error) output roots that overlap what they must not touch.
 
-
-def _inside(path: Path, out_real: str) -> bool:
-    real = os.path.realpath(path)
-    return real == out_real or real.startswith(out_real.rstrip(os.sep) + os.sep)
-
-
-def _unsafe(out: Path, relative: str, out_real: str) -> str | None:
-    """Why writing ``out/relative`` is unsafe, or None."""
-    parts = relative.split("/")
-    if any(p in ("", ".", "..") or "\x00" in p or os.sep in p for p in parts) or (
-        os.altsep and any(os.altsep in p for p in parts)
-    ):
-        return "not a plain relative path"
-    current = out
-    for index, part in enumerate(parts):
-        current = current / part
-        if current.is_symlink():
-            return f"{_display(current)} is a symlink; statedoc does not write through symlinks"
-        if index < len(parts) - 1 and current.exists() and not current.is_dir():
-            return f"{_display(current)} is a file, not a folder"
-    if not _inside(current, out_real):
-        return "it resolves outside the output folder"
-    return None
-
-
-def _display(path: Path) -> str:
-    try:
-        return path.absolute().relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.absolute().as_posix()
-
-
-def _label(out: Path, root: Path) -> str:
-    """``out`` as diffs name it: relative to the config root when inside it (``generated``)."""
-    for candidate, base in ((out.absolute(), root.absolute()), (out.resolve(), root.resolve())):
-        try:
-            label = candidate.relative_to(base).as_posix()
-        except ValueError:
-            continue
-        return "" if label == "." else label
-    return out.absolute().as_posix().lstrip("/")
-
-
-def plan_outputs(outputs: Iterable[Output], out: Path, *, prune: bool, root: Path) -> Plan:
-    """Compare ``outputs`` with the tree under ``out``; with ``prune``, also find stale files.
-
-    Reads only; nothing is written.
+    Cleanup in ``out`` deletes files with statedoc's header that ``out``'s layout could hold;
+    a second output root nested in it (the configured ``out`` under ``--out`` or the other way
+    round), a specs folder or the project root inside it would lose files that way.
     """
-    plan = Plan(out=out, label=_label(out, root))
-    plan.outputs = list(outputs)
-    if out.exists() and not out.is_dir():
-        problem = Problem(_display(out), 1, 1, "generate: the output path is not a folder")
-        plan.problems.append(problem)
-        return plan
-    out_real = os.path.realpath(out)
-    root_real = os.path.realpath(root)
+    shown = display(out)
+    out_real, root_real = os.path.realpath(out), os.path.realpath(config.root)
     if root_real == out_real or root_real.startswith(out_real.rstrip(os.sep) + os.sep):
-        # Stale-file cleanup would treat the whole project (specs, other outputs) as its own.
-        problem = Problem(
-            _display(out), 1, 1, "generate: refused: the output folder contains the project root"
+        raise ConfigError(
+            f"the output folder {shown} contains the project root {display(config.root)}; "
+            "stale-file cleanup would treat the whole project as its own: choose a sub-folder"
         )
-        plan.problems.append(problem)
-        plan.outputs = []
-        return plan
-    expected: set[str] = set()
-    for output in plan.outputs:
-        expected.add(output.relative)
-        where = _display(out / output.relative)
-        reason = _unsafe(out, output.relative, out_real)
-        if reason is not None:
-            plan.problems.append(Problem(where, 1, 1, f"generate: refused to write: {reason}"))
-            continue
-        path = out / output.relative
-        if path.is_dir():
-            plan.problems.append(Problem(where, 1, 1, "generate: refused: a folder is in the way"))
-            continue
-        try:
-            old = path.read_bytes()
-        except FileNotFoundError:
-            plan.changes.append(Change("create", output.relative, None, output.data))
-            continue
-        except OSError as exc:
-            plan.problems.append(Problem(where, 1, 1, f"generate: cannot read: {exc}"))
-            continue
-        if old == output.data:
-            plan.unchanged += 1
-        elif not has_header(_first_line(old)):
-            if output.owner is None:  # the user's own __init__.py / py.typed: keep it
-                plan.notes.append(f"kept {where}: it has no statedoc header")
-                plan.unchanged += 1
-            else:
-                plan.problems.append(
-                    Problem(
-                        where,
-                        1,
-                        1,
-                        "generate: refused to overwrite a file statedoc did not write (it has "
-                        f"no header line); move it away to generate {output.owner}",
-                    )
-                )
-        else:
-            plan.changes.append(Change("update", output.relative, old, output.data))
-    if prune:
-        _find_stale(plan, expected, out_real)
-    plan.changes.sort(key=lambda c: c.relative)
-    return plan
+    if out_real != os.path.realpath(config.out) and _overlap(out, config.out):
+        raise ConfigError(
+            f"--out {shown} overlaps the configured output folder {display(config.out)}: "
+            "one output root nested in another would delete the other's files as stale; "
+            "choose a folder outside it"
+        )
+    for specs in config.specs:
+        if _overlap(out, specs):
+            raise ConfigError(
+                f"the output folder {shown} overlaps the specs folder {display(specs)}; "
+                "keep generated files and specs in separate folders"
+            )
+
+
+# --- test modules (``generate --tests``) ---------------------------------------------------
+
+
+def test_outputs(
+    documents: Sequence[tuple[SpecFile, Document]], out: Path, config: Config
+) -> list[Output]:
+    """One pytest module per document: ``test_<area>_<module>_<name>.py``.
+
+    The module imports the generated module by its dotted path below the project root (or by
+    the output folder's name when the folder lies outside the project).
+    """
+    from generator.testing.pytest_plugin import render_test_module
+
+    try:
+        package = out.resolve().relative_to(config.root.resolve()).parts
+    except ValueError:
+        package = (out.name,)
+    outputs = []
+    for spec_file, document in documents:
+        area, module, name = module_parts(document)
+        text = render_test_module(".".join((*package, area, module, name)), spec_file.relative)
+        outputs.append(
+            Output(
+                f"test_{area}_{module}_{name}.py",
+                text.encode("utf-8"),
+                spec_file.display,
+                span_at(document, "id"),
+            )
+        )
+    return outputs
+
+
+# --- the entry point ---------------------------------------------------------------------
 
 
 def _in_layout(relative: str) -> bool:
@@ -341,78 +287,7 @@ def _in_layout(relative: str) -> bool:
     parts = relative.split("/")
     if parts[-1] in (_INIT, _MARKER):
         return len(parts) <= (1 if parts[-1] == _MARKER else 3)
-    return len(parts) == 3
-
-
-def _find_stale(plan: Plan, expected: set[str], out_real: str) -> None:
-    if not plan.out.is_dir():
-        return
-    for folder, dirs, files in os.walk(plan.out):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".")
-            and d not in _SKIP_DIRS
-            and not os.path.islink(os.path.join(folder, d))
-        )
-        for name in sorted(files):
-            if not (name.endswith(_MANAGED_SUFFIXES) or name == _MARKER):
-                continue
-            path = Path(folder) / name
-            relative = path.relative_to(plan.out).as_posix()
-            if not _in_layout(relative):
-                continue  # e.g. test modules from `generate --tests` kept inside the tree
-            if relative in expected or not _inside(path, out_real) or not _ours(path):
-                continue
-            plan.changes.append(Change("delete", relative, path.read_bytes(), None))
-
-
-# --- diffs and applying -----------------------------------------------------------------
-
-
-def diff(change: Change, label: str) -> str:
-    """A git-style unified diff (``/dev/null`` for the missing side of a create or delete)."""
-    name = f"{label}/{change.relative}" if label else change.relative
-    return unified_diff(change.old, change.new, name)
-
-
-def apply_plan(plan: Plan) -> tuple[int, int]:
-    """Perform the plan's changes: ``(written, deleted)``. Safety is checked again for each
-    file just before it is touched; a file that cannot be written or deleted becomes a
-    problem of the plan, and the other changes still happen."""
-    from generator.write import atomic_write  # lazy: planning alone never writes
-
-    written = deleted = 0
-    for change in plan.changes:
-        path = plan.out / change.relative
-        try:
-            if change.new is not None:
-                plan.out.mkdir(parents=True, exist_ok=True)
-                reason = _unsafe(plan.out, change.relative, os.path.realpath(plan.out))
-                if reason is not None:
-                    raise OSError(f"refused to write: {reason}")
-                if atomic_write(path, change.new):
-                    written += 1
-            elif _inside(path, os.path.realpath(plan.out)) and _ours(path):
-                path.unlink()
-                deleted += 1
-                _remove_empty_parents(path.parent, plan.out)
-        except OSError as exc:
-            plan.problems.append(Problem(_display(path), 1, 1, f"generate: {exc}"))
-    return written, deleted
-
-
-def _remove_empty_parents(folder: Path, out: Path) -> None:
-    """Remove folders left empty by deletions, up to (not including) ``out``."""
-    while folder != out and out in folder.parents:
-        with contextlib.suppress(OSError):
-            folder.rmdir()
-        if folder.exists():
-            return
-        folder = folder.parent
-
-
-# --- the entry point ---------------------------------------------------------------------
+    return len(parts) == 3 and parts[-1].endswith((".py", ".mmd"))
 
 
 def generate(
@@ -424,6 +299,7 @@ def generate(
     check: bool = False,
     prune: bool = True,
     cache: RenderCache | None = None,
+    tests: Path | None = None,
 ) -> GenerateOutcome:
     """Generate the documents of ``run`` that linted clean into ``out`` (default: config).
 
@@ -432,8 +308,11 @@ def generate(
     ``files`` are the linted files (for their config-relative paths); ``prune`` asks for
     stale-file cleanup and is only honoured when every document could be generated, so pass
     it only when ``files`` is the whole configured set. With ``check`` nothing is written.
+    ``tests``: also plan (and write) a pytest module per generated document in that folder.
+    Overlapping output roots raise :class:`ConfigError` before anything is read or written.
     """
     out = out if out is not None else config.out
+    check_roots(out, config)
     by_display = {f.display: f for f in files}
     documents: list[tuple[SpecFile, Document]] = []
     blocked: list[str] = []
@@ -447,19 +326,35 @@ def generate(
                     result.path,
                     1,
                     1,
-                    "generate: refused: the front matter did not load "
-                    "far enough to build a model (see `statedoc lint`)",
+                    "refused: the front matter did not load far enough to build a model "
+                    "(see `statedoc lint`)",
+                    REFUSED,
                 )
             )
         else:
             documents.append((by_display[result.path], result.document))
     outputs, problems, generated = expected_outputs(documents, out.name, cache)
     complete = not blocked and not unreadable and not problems
-    plan = plan_outputs(outputs, out, prune=prune and complete, root=config.root)
+    plan = plan_outputs(
+        outputs,
+        out,
+        prune=prune and complete,
+        root=config.root,
+        stale_candidate=_in_layout,
+        other_roots=[r for r in (tests, config.out) if r is not None],
+    )
     plan.problems[:0] = sorted(unreadable + problems, key=lambda p: (p.path, p.line, p.column))
     if prune and not complete:
         plan.notes.append("stale files were not looked for: some documents were not generated")
     outcome = GenerateOutcome(plan, generated, sorted(blocked), check)
+    if tests is not None:
+        chosen = [(f, d) for f, d in documents if f.display in set(generated)]
+        outcome.tests = plan_outputs(
+            test_outputs(chosen, out, config), tests, prune=False, root=config.root
+        )
+        outcome.tests.fix = f"statedoc generate --tests {display(tests)}"
     if not check:
         outcome.written, outcome.deleted = apply_plan(plan)
+        if outcome.tests is not None:
+            outcome.tests_written = apply_plan(outcome.tests)[0]
     return outcome

@@ -123,8 +123,11 @@ def test_check_then_write_then_check(repo: Path, capsys: pytest.CaptureFixture[s
     spec = repo / "specs/door.md"
     before = spec.read_bytes()
     assert main(["diagram", "--check"]) == 1
-    out = capsys.readouterr().out
-    assert out.startswith("--- a/specs/door.md\n+++ b/specs/door.md\n")
+    out, err = capsys.readouterr()
+    finding, diff = out.split("\n", 1)
+    assert finding.startswith("specs/door.md:") and " SD407 " in finding
+    assert diff.startswith("--- a/specs/door.md\n+++ b/specs/door.md\n")
+    assert "All clean" not in err and "1 of 1 document drifted" in err
     assert spec.read_bytes() == before
     assert main(["diagram", "--write"]) == 0
     after = spec.stat().st_mtime_ns

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -168,9 +169,9 @@ def test_a_user_file_in_the_way_is_refused(repo: Path, capsys: pytest.CaptureFix
     target.write_bytes(b"# my hand-written module\n")
     init = repo / "generated/__init__.py"
     init.write_bytes(b'"""My own package docstring."""\n')
-    code, _, err = run_cli(capsys, "generate")
+    code, out, _ = run_cli(capsys, "generate")
     assert code == 1
-    assert "refused to overwrite a file statedoc did not write" in err
+    assert f"{QUERIES_PY}:1:1: SD404 refused to overwrite a file statedoc did not write" in out
     assert target.read_bytes() == b"# my hand-written module\n"
     assert init.read_bytes() == b'"""My own package docstring."""\n'  # kept, not an error
     assert (repo / TENANT_PY).exists()  # the other document is still generated
@@ -205,9 +206,9 @@ def test_symlink_out_of_the_tree_is_refused(
     outside = tmp_path_factory.mktemp("outside")
     (repo / "generated").mkdir()
     (repo / "generated/platform").symlink_to(outside, target_is_directory=True)
-    code, _, err = run_cli(capsys, "generate")
+    code, out, _ = run_cli(capsys, "generate")
     assert code == 1
-    assert "is a symlink" in err
+    assert "SD405 refused to write: generated/platform is a symlink" in out
     assert list(outside.iterdir()) == []
     assert (repo / "generated/py.typed").exists()  # the safe part is still written
 
@@ -219,8 +220,8 @@ def test_symlinked_file_is_not_written_through(
     outside.write_bytes(b"precious\n")
     (repo / "generated").mkdir()
     (repo / "generated/py.typed").symlink_to(outside)
-    code, _, err = run_cli(capsys, "generate")
-    assert code == 1 and "is a symlink" in err
+    code, out, _ = run_cli(capsys, "generate")
+    assert code == 1 and "SD405 refused to write: generated/py.typed is a symlink" in out
     assert outside.read_bytes() == b"precious\n"
 
 
@@ -261,13 +262,13 @@ def test_two_documents_on_one_path_are_both_refused(
     two = spec_text(title="DOOR!", spec_id="STATE-TST-DUP-002")
     (repo / "specs/one.md").write_text(one, encoding="utf-8")
     (repo / "specs/two.md").write_text(two, encoding="utf-8")
-    code, _, err = run_cli(capsys, "generate")
+    code, out, _ = run_cli(capsys, "generate")
     assert code == 1
     assert (
-        "specs/one.md:3:8: generate: refused: the module testing/doors/door.py would also be "
-        "written for specs/two.md" in err
+        "specs/one.md:3:8: SD406 refused: the module testing/doors/door.py would also be "
+        "written for specs/two.md" in out
     )
-    assert "specs/two.md:3:8: generate: refused" in err
+    assert "specs/two.md:3:8: SD406 refused" in out
     assert not (repo / "generated/testing/doors/door.py").exists()
     assert (repo / QUERIES_PY).exists()
 
@@ -291,7 +292,8 @@ def test_out_option_and_json_format(repo: Path, capsys: pytest.CaptureFixture[st
         capsys, "generate", "--check", "--out", "elsewhere", "--format", "json"
     )
     assert code == 1
-    assert out == "[]\n"  # stdout stays machine-readable; the diff goes to stderr
+    findings = json.loads(out)  # stdout stays machine-readable; the diff goes to stderr
+    assert {f["code"] for f in findings} == {"SD402"} and len(findings) == len(EXPECTED_TREE)
     assert "+++ b/elsewhere/py.typed" in err
     assert run_cli(capsys, "generate", "--out", "elsewhere")[0] == 0
     assert sorted(tree(repo / "elsewhere")) == EXPECTED_TREE
@@ -352,12 +354,12 @@ def test_a_file_where_a_folder_goes_is_refused(
 ) -> None:
     (repo / "generated").mkdir()
     (repo / "generated/platform").write_bytes(b"not a folder\n")
-    code, _, err = run_cli(capsys, "generate")
-    assert code == 1 and "is a file, not a folder" in err
+    code, out, _ = run_cli(capsys, "generate")
+    assert code == 1 and "SD405 refused to write: generated/platform is a file, not a" in out
     assert (repo / "generated/platform").read_bytes() == b"not a folder\n"
     (repo / "file_out").write_bytes(b"x")
-    code, _, err = run_cli(capsys, "generate", "--out", "file_out")
-    assert code == 1 and "the output path is not a folder" in err
+    code, out, _ = run_cli(capsys, "generate", "--out", "file_out")
+    assert code == 1 and "file_out:1:1: SD405 the output path is not a folder" in out
 
 
 @pytest.mark.parametrize(
@@ -394,9 +396,9 @@ def test_ignoring_a_rule_never_makes_generation_guess(
     repo: Path, capsys: pytest.CaptureFixture[str], spec: str, ignore: str, message: str
 ) -> None:
     (repo / "specs/bad.md").write_text(spec, encoding="utf-8")
-    code, _, err = run_cli(capsys, "generate", "--ignore", ignore)
+    code, out, _ = run_cli(capsys, "generate", "--ignore", ignore)
     assert code == 1
-    assert "specs/bad.md:1:1: generate: refused: " in err and message in err
+    assert "specs/bad.md:1:1: SD409 refused: " in out and message in out
     assert not (repo / "generated/testing").exists()
     assert (repo / QUERIES_PY).exists()
 

@@ -254,4 +254,6 @@ def test_generate_tests_writes_a_passing_test_module_per_spec(
     module.unlink()
     capsys.readouterr()
     assert main(["generate", "-q", "--check", "--tests", "spec_tests"]) == 1
-    assert "stale or missing" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "SD402 spec_tests/test_example_doors_door.py is missing" in out
+    assert "--- /dev/null\n+++ b/spec_tests/test_example_doors_door.py\n" in out

@@ -1,32 +1,30 @@
 """``statedoc generate [PATH...] [--out DIR] [--check]``.
 
 Lint first; the findings of documents with errors are printed (in ``--format``) and those
-documents are skipped, the others are generated, and the exit code is 1 if anything was
-skipped or refused. Stale files are deleted only when no PATH is given (the whole configured
-set was generated): a file of a document outside PATH would otherwise look stale.
+documents are skipped, the others are generated. Refusals (SD404-SD409) and, with
+``--check``, every file that would change (SD401-SD403) are findings in the same report; the
+exit code is 1 if any error finding was reported. Stale files are deleted only when no PATH
+is given (the whole configured set was generated): a file of a document outside PATH would
+otherwise look stale.
 
-Where things go: the findings report to stdout (or ``--output``), like ``lint``; refusals,
-notes and the summary to stderr; ``--check`` diffs to stdout, unless stdout carries a
+Where things go: the findings report to stdout (or ``--output``), like ``lint``; notes and
+the summary to stderr; ``--check`` diffs to stdout, unless stdout carries a
 machine-readable report (a non-text ``--format`` without ``--output``), then to stderr.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.commands.finish import finish, plural
 from generator.commands.lint import lint_specs
-from generator.commands.output import diff_stream, emit
 from generator.config import load_config
 
 if TYPE_CHECKING:
-    from generator.config import Config
-    from generator.discover import SpecFile
-    from generator.linter import LintRun
     from generator.outputs import GenerateOutcome
+    from generator.writeplan import Plan
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -59,24 +57,51 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run)
 
 
+def _folder(plan: Plan) -> str:
+    return (plan.label or plan.out.as_posix()) + "/"
+
+
+def _counts(plan: Plan) -> str:
+    actions = [c.action for c in plan.changes]
+    return ", ".join(f"{actions.count(k)} {k}d" for k in ("create", "update", "delete"))
+
+
 def _summary(outcome: GenerateOutcome) -> str:
     plan = outcome.plan
-    where = plan.label or plan.out.as_posix()
-    count = len(outcome.generated)
-    documents = f"{count} document{'s' if count != 1 else ''}"
+    documents = plural(len(outcome.generated), "document")
+    tests = outcome.tests
+    refused = len(outcome.problems)
+    tail = f" {plural(refused, 'file')} refused or failed (see the findings)." if refused else ""
+    skipped = len(outcome.blocked)
+    if skipped:
+        tail += f" {plural(skipped, 'document')} skipped for lint errors."
     if outcome.check:
-        if not outcome.changes:
-            return f"generate --check: {where}/ is up to date ({documents})."
-        actions = [c.action for c in outcome.changes]
-        kinds = {k: actions.count(k) for k in ("create", "update", "delete")}
-        return (
-            f"generate --check: {len(outcome.changes)} file(s) in {where}/ would change "
-            f"({kinds['create']} created, {kinds['update']} updated, {kinds['delete']} deleted)."
-        )
-    return (
-        f"generate: {documents} -> {where}/ ({outcome.written} written, {outcome.deleted} "
-        f"deleted, {plan.unchanged} unchanged)."
+        if plan.changes:
+            text = (
+                f"generate --check: {len(plan.changes)} file(s) in {_folder(plan)} "
+                f"would change ({_counts(plan)})"
+            )
+        else:
+            text = f"generate --check: {_folder(plan)} is up to date ({documents})"
+        if tests is not None:
+            if tests.changes:
+                text += (
+                    f"; {len(tests.changes)} test module(s) in {_folder(tests)} "
+                    f"would change ({_counts(tests)})"
+                )
+            else:
+                text += f"; {_folder(tests)} is up to date"
+        return text + "." + tail
+    text = (
+        f"generate: {documents} -> {_folder(plan)} ({outcome.written} written, "
+        f"{outcome.deleted} deleted, {plan.unchanged} unchanged)"
     )
+    if tests is not None:
+        text += (
+            f"; {len(tests.outputs)} test module(s) -> {_folder(tests)} "
+            f"({outcome.tests_written} written, {tests.unchanged} unchanged)"
+        )
+    return text + "." + tail
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,68 +112,26 @@ def run(args: argparse.Namespace) -> int:
     config = load_config()
     paths = list(getattr(args, "paths", []) or [])
     blocked = {r.path for r in lint_run.results if not lint_run.clean(r.path)}
-    emit(args, [f for f in lint_run.findings if f.path in blocked], [f.display for f in files])
     out = Path(args.out).absolute() if args.out else None
+    tests = Path(args.tests).absolute() if args.tests else None
     cache = None if args.no_cache else RenderCache(config.root)
     outcome = generate(
-        lint_run, files, config, out=out, check=args.check, prune=not paths, cache=cache
+        lint_run,
+        files,
+        config,
+        out=out,
+        check=args.check,
+        prune=not paths,
+        cache=cache,
+        tests=tests,
     )
-    for problem in outcome.problems:
-        print(problem, file=sys.stderr)
-    if args.check and outcome.changes:
-        stream = diff_stream(args)
-        stream.write("".join(outcome.diffs))
-        stream.flush()
-    if not args.quiet:
-        for note in outcome.plan.notes:
-            print(f"statedoc: note: {note}", file=sys.stderr)
-        print(_summary(outcome), file=sys.stderr)
-    if lint_run.internal_error:
-        return EXIT_USAGE
-    tests_ok = True
-    if args.tests:
-        tests_ok = write_tests(lint_run, files, config, Path(args.tests), outcome, args)
-    return EXIT_OK if outcome.ok and tests_ok else EXIT_FINDINGS
-
-
-def write_tests(
-    run: LintRun,
-    files: list[SpecFile],
-    config: Config,
-    folder: Path,
-    outcome: GenerateOutcome,
-    args: argparse.Namespace,
-) -> bool:
-    """One pytest module per generated document: ``test_<area>_<module>_<name>.py``.
-
-    With ``--check`` nothing is written and a stale or missing test module is an error.
-    """
-    from generator.outputs import module_parts
-    from generator.testing.pytest_plugin import render_test_module
-    from generator.write import atomic_write
-
-    out = (Path(args.out).absolute() if args.out else config.out).resolve()
-    try:
-        package = out.relative_to(config.root.resolve()).parts
-    except ValueError:
-        package = (out.name,)
-    by_display = {spec.display: spec for spec in files}
-    documents = {r.path: r.document for r in run.results if r.document is not None}
-    fresh = True
-    for display in outcome.generated:
-        area, module, name = module_parts(documents[display])
-        text = render_test_module(
-            ".".join((*package, area, module, name)), by_display[display].relative
-        )
-        target = folder / f"test_{area}_{module}_{name}.py"
-        if args.check:
-            try:
-                same = target.read_text(encoding="utf-8") == text
-            except OSError:
-                same = False
-            if not same:
-                print(f"statedoc: {target.as_posix()} is stale or missing", file=sys.stderr)
-                fresh = False
-        else:
-            atomic_write(target, text.encode("utf-8"))
-    return fresh
+    notes = [n for plan in outcome.plans for n in plan.notes]
+    return finish(
+        args,
+        [f for f in lint_run.findings if f.path in blocked] + outcome.findings(),
+        [f.display for f in files],
+        diffs=outcome.diffs if args.check else (),
+        notes=notes,
+        summary=_summary(outcome),
+        internal_error=lint_run.internal_error,
+    )

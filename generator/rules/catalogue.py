@@ -105,3 +105,105 @@ _load_rule(
     f"---\n{HEADER}{DOOR}invalids:\n  - {{from: open, to: open, why: no}}\n---\n",
     severity=Severity.WARNING,
 )
+
+
+# --- the output stage (SD4xx): reported by generate, diagram, build and check -------------
+
+
+def _output_rule(code: str, name: str, summary: str, why: str, bad: str, good: str) -> None:
+    """Not selectable away: stale or refused output fails CI unless ``--exit-zero``."""
+    register(
+        Rule(
+            code,
+            name,
+            Severity.ERROR,
+            summary,
+            why,
+            f"RAW:({bad})\n",
+            f"RAW:({good})\n",
+            scope="output",
+        )
+    )
+
+
+_WHY_STALE = "A generated file that differs from its spec ships behaviour nobody reviewed."
+_output_rule(
+    "SD401",
+    "stale-output",
+    "a generated file differs from what its document generates",
+    _WHY_STALE + " Reported by `check` and `generate --check`, with the diff.",
+    "door.md changed; generated/example/doors/door.py still has the old table",
+    "run `statedoc build` (or `generate`) and commit the result",
+)
+_output_rule(
+    "SD402",
+    "missing-output",
+    "a file `generate` writes is missing",
+    _WHY_STALE + " A missing module fails only at import time, in production.",
+    "generated/example/doors/door.py was never generated",
+    "run `statedoc build`",
+)
+_output_rule(
+    "SD403",
+    "left-over-output",
+    "a file with statedoc's header that no document generates any more",
+    "A module of a deleted or renamed spec keeps being importable and used.",
+    "specs/door.md was deleted; generated/example/doors/door.py is still there",
+    "run `statedoc build`: it deletes files it generated and no document produces",
+)
+_output_rule(
+    "SD404",
+    "foreign-file",
+    "a file statedoc did not write is where it would write",
+    "A file without statedoc's header line is the user's: it is never replaced or "
+    "deleted, so the document's output cannot be written.",
+    "tests/test_example_doors_door.py is hand-written and `generate --tests tests` "
+    "would write that name",
+    "move or rename the hand-written file",
+)
+_output_rule(
+    "SD405",
+    "unsafe-output-path",
+    "an output path goes through a symlink, escapes the output folder, or meets a "
+    "file where a folder belongs (or the reverse)",
+    "Writing through a symlink or outside the output folder could replace any file.",
+    "generated/example is a symlink to /etc",
+    "make generated/example a real folder",
+)
+_output_rule(
+    "SD406",
+    "output-collision",
+    "two documents would write the same module",
+    "Neither may silently overwrite the other (paths compare case-insensitively, as "
+    "on macOS and Windows checkouts).",
+    "specs/a.md and specs/b.md both have title Door in module doors",
+    "give the documents distinct titles",
+)
+_output_rule(
+    "SD407",
+    "diagram-drift",
+    "the document's Mermaid block is not what `diagram --write` would write",
+    "A diagram that disagrees with the front matter misleads every reader of the "
+    "document. Reported by `check` and `diagram --check`, with the diff.",
+    "a transition was added to the front matter but not to the diagram",
+    "run `statedoc diagram --write` (or `build`)",
+)
+_output_rule(
+    "SD408",
+    "write-failed",
+    "a file could not be read or written (permissions, a read-only spec, a file "
+    "that changed while statedoc ran)",
+    "Each failure is reported and the other files are still written. A read-only "
+    "spec is respected unless `--force` is given.",
+    "chmod 0444 specs/door.md, then `statedoc diagram --write`",
+    "make the file writable, or pass --force",
+)
+_output_rule(
+    "SD409",
+    "output-refused",
+    "statedoc cannot produce this document's output (the diagram block is unclosed "
+    "or cannot be redrawn exactly, or the document cannot be rendered)",
+    "statedoc never writes what it cannot produce faithfully: a person must decide.",
+    "the mermaid block of `## The Lifecycle` is never closed",
+    "close the block, or fix what the message names",
+)
