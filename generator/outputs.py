@@ -218,12 +218,14 @@ def _overlap(one: Path, two: Path) -> bool:
     )
 
 
-def check_roots(out: Path, config: Config) -> None:
+def check_roots(out: Path, config: Config, *, tests: Path | None = None) -> None:
     """Refuse (usage error) output roots that overlap what they must not touch.
 
     Cleanup in ``out`` deletes files with statedoc's header that ``out``'s layout could hold;
     a second output root nested in it (the configured ``out`` under ``--out`` or the other way
-    round), a specs folder or the project root inside it would lose files that way.
+    round), a specs folder or the project root inside it would lose files that way. A
+    ``--tests`` folder may be ``out`` itself or a folder just below it (its modules then lie
+    outside the layout cleanup looks at), not deeper.
     """
     shown = display(out)
     out_real, root_real = os.path.realpath(out), os.path.realpath(config.root)
@@ -243,6 +245,17 @@ def check_roots(out: Path, config: Config) -> None:
             raise ConfigError(
                 f"the output folder {shown} overlaps the specs folder {display(specs)}; "
                 "keep generated files and specs in separate folders"
+            )
+    if tests is not None:
+        try:
+            depth = len(Path(os.path.realpath(tests)).relative_to(out_real).parts)
+        except ValueError:
+            depth = 0
+        if depth > 1:
+            raise ConfigError(
+                f"--tests {display(tests)} lies {depth} folders deep in the output folder "
+                f"{shown}, where its test modules would look like stale generated modules; "
+                "use the output folder itself, a folder directly in it, or one outside it"
             )
 
 
@@ -312,7 +325,7 @@ def generate(
     Overlapping output roots raise :class:`ConfigError` before anything is read or written.
     """
     out = out if out is not None else config.out
-    check_roots(out, config)
+    check_roots(out, config, tests=tests)
     by_display = {f.display: f for f in files}
     documents: list[tuple[SpecFile, Document]] = []
     blocked: list[str] = []
