@@ -185,7 +185,7 @@ def test_build_and_diagram_write_refusals_are_findings(
 ) -> None:
     spec = repo / SPEC
     spec.write_text(spec.read_text().replace("```\n", "", 1).replace("```mermaid", "~~~mermaid"))
-    code, out, err = _run(capsys, "build", "--format", "json")
+    code, out, _ = _run(capsys, "build", "--format", "json")
     assert code == 1
     assert "SD409" in {f["code"] for f in json.loads(out)}
     assert "never closed" in out

@@ -86,7 +86,14 @@ def _block_at(document: Document) -> At:
     if fence is not None:
         end = max(fence.start + 1, fence.end - 1)
         return (*source.position(fence.start), *source.position(end))
-    heading = next((h for h in document.body.headings if h.text == "The Lifecycle"), None)
+    heading = next(
+        (
+            h
+            for h in document.body.headings
+            if h.level == 2 and h.text.casefold() == "the lifecycle"
+        ),
+        None,
+    )
     if heading is not None:
         return (
             *source.position(heading.start),
