@@ -12,7 +12,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.cli import EXIT_USAGE
 from generator.commands.finish import finish, plural
@@ -22,7 +22,9 @@ from generator.findings import Finding, Severity
 from generator.linter import LintRun
 from generator.source import BOM
 from generator.write import atomic_write, unified_diff
-from generator.writeplan import DRIFT, REFUSED, WRITE_FAILED, At, Problem, make_finding
+
+if TYPE_CHECKING:  # the plan module imports the renderers: not on `statedoc lint`'s path
+    from generator.writeplan import At, Problem
 
 #: Findings that the diagram command itself repairs; any other error blocks a document.
 REPAIRS = ("SD301", "SD303", "SD304", "SD305")
@@ -114,6 +116,7 @@ def sync_diagrams(
     A document that cannot be rewritten becomes a finding; the others go on.
     """
     from generator.docedit import plan
+    from generator.writeplan import REFUSED, Problem
 
     outcome = DiagramOutcome()
     for result in run.results:
@@ -166,6 +169,8 @@ def _apply(
     write: bool,
     force: bool,
 ) -> None:
+    from generator.writeplan import DRIFT, WRITE_FAILED, Problem, make_finding
+
     target = Path(os.path.realpath(path))  # through a symlinked spec to the file it names
     source = document.source
     linted = ((BOM if source.had_bom else "") + source.text).encode("utf-8")
