@@ -128,3 +128,22 @@ def test_diagram_check_never_says_all_clean_before_a_diff(
     assert "Found 3 errors" in err and "3 of 3 documents drifted" in err
     assert out.count(" SD407 the Mermaid diagram is missing") == 3
     assert out.count("--- a/specs/") == 3
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_drift_spans_the_block_and_stays_inside_its_lines(
+    repo: Path, capsys: pytest.CaptureFixture[str], newline: str
+) -> None:
+    assert main(["diagram", "-q", "--write", "specs/b_door.md"]) == 0
+    spec = repo / "specs/b_door.md"
+    lines = spec.read_text().splitlines()
+    edge = next(n for n, line in enumerate(lines) if "-->" in line and "[*]" not in line)
+    del lines[edge]
+    spec.write_bytes(newline.join(lines).encode() + newline.encode())
+    code, out, _ = _run(capsys, "diagram", "--check", "--format", "json", "specs/b_door.md")
+    assert code == 1
+    (drift,) = json.loads(out)
+    opening = lines.index("```mermaid") + 1
+    closing = lines.index("```", opening) + 1
+    assert (drift["code"], drift["line"], drift["column"]) == ("SD407", opening, 1)
+    assert (drift["end_line"], drift["end_column"]) == (closing, 4)  # after "```", not "\r"

@@ -83,11 +83,9 @@ def blocking(run: LintRun, path: str) -> list[Finding]:
 
 def _block_at(document: Document) -> At:
     """The diagram block's lines; a missing block: the ``## The Lifecycle`` heading or line 1."""
-    source = document.source
     fence = document.body.mermaid
     if fence is not None:
-        end = max(fence.start + 1, fence.end - 1)
-        return (*source.position(fence.start), *source.position(end))
+        return _lines(document, fence.start, fence.end)
     heading = next(
         (
             h
@@ -97,11 +95,16 @@ def _block_at(document: Document) -> At:
         None,
     )
     if heading is not None:
-        return (
-            *source.position(heading.start),
-            *source.position(max(heading.start + 1, heading.end - 1)),
-        )
+        return _lines(document, heading.start, heading.end)
     return (1, 1, 1, 1)
+
+
+def _lines(document: Document, start: int, end: int) -> At:
+    """The span ``start:end`` without its closing line break (columns stay inside lines)."""
+    text = document.source.text
+    while end > start + 1 and text[end - 1] in "\r\n":
+        end -= 1
+    return (*document.source.position(start), *document.source.position(end))
 
 
 def _read_only(path: Path) -> bool:
