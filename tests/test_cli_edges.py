@@ -101,7 +101,7 @@ def test_an_unclosed_diagram_block_is_never_rewritten(
     )
     spec.write_text(text)
     assert main(["diagram", "--write"]) == 1
-    assert "SD409 diagram not rewritten: the ~~~~mermaid block is never closed" in (
+    assert "SD409 the diagram cannot be redrawn: the ~~~~mermaid block is never closed" in (
         capsys.readouterr().out
     )
     assert spec.read_text() == text

@@ -15,6 +15,8 @@ import pytest
 from docs import document
 
 from generator.cli import main
+from generator.docedit import Edit
+from generator.document import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 NO_DIAGRAM = "\n# Door\n\n## The Lifecycle\n"
@@ -147,3 +149,27 @@ def test_drift_spans_the_block_and_stays_inside_its_lines(
     closing = lines.index("```", opening) + 1
     assert (drift["code"], drift["line"], drift["column"]) == ("SD407", opening, 1)
     assert (drift["end_line"], drift["end_column"]) == (closing, 4)  # after "```", not "\r"
+
+
+def test_a_planner_crash_on_one_document_is_sd000_and_the_others_are_written(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Like a crashing rule in lint: reported for that document (exit 2), never a traceback
+    that stops the rest."""
+    import generator.docedit
+
+    real = generator.docedit.plan
+
+    def plan(document: Document) -> Edit:
+        if document.path.endswith("b_door.md"):
+            raise ValueError("label for ('a', 'b'), which is not an edge of the diagram")
+        return real(document)
+
+    monkeypatch.setattr(generator.docedit, "plan", plan)
+    code, out, _ = _run(capsys, "diagram", "--write", "--format", "json")
+    assert code == 2
+    (finding,) = json.loads(out)
+    assert (finding["path"], finding["code"]) == ("specs/b_door.md", "SD000")
+    assert "ValueError: label for ('a', 'b')" in finding["message"]
+    assert _has_diagram(repo / "specs/a_big.md") and _has_diagram(repo / "specs/c_door.md")
+    assert not _has_diagram(repo / "specs/b_door.md")

@@ -64,7 +64,7 @@ def run_build(args: argparse.Namespace) -> int:
         [f.display for f in files],
         notes=outcome.plan.notes,
         summary=summary,
-        internal_error=lint_run.internal_error,
+        internal_error=lint_run.internal_error or diagrams.internal_error,
     )
 
 
@@ -91,5 +91,5 @@ def run_check(args: argparse.Namespace) -> int:
         diffs=diagrams.diffs + outcome.diffs,
         notes=outcome.plan.notes,
         summary=summary,
-        internal_error=lint_run.internal_error,
+        internal_error=lint_run.internal_error or diagrams.internal_error,
     )

@@ -67,6 +67,10 @@ class DiagramOutcome:
         """The refusals as ``path:line:col: message`` lines."""
         return [str(p) for p in self.problems]
 
+    @property
+    def internal_error(self) -> bool:
+        return any(p.code == "SD000" for p in self.problems)
+
     def findings(self, *, check: bool) -> list[Finding]:
         """Blocking lint findings, refusals, and with ``check`` each drifted diagram."""
         return self.blocked + [p.finding() for p in self.problems] + (self.drift if check else [])
@@ -141,7 +145,15 @@ def sync_diagrams(
                 )
             )
             continue
-        edit = plan(document)
+        try:
+            edit = plan(document)
+        except Exception as exc:  # a bug in the planner: this document only, and exit 2
+            line, column, end_line, end_column = _block_at(document)
+            message = f"internal error while redrawing the diagram: {type(exc).__name__}: {exc}"
+            outcome.problems.append(
+                Problem(result.path, line, column, message, "SD000", (end_line, end_column))
+            )
+            continue
         # Hook: a refusal reason of the planner (unclosed or unreadable block, a rendered
         # block lint would reject) is reported here, with the block's position.
         if edit.refused is not None:
@@ -151,7 +163,7 @@ def sync_diagrams(
                     result.path,
                     line,
                     column,
-                    f"diagram not rewritten: {edit.refused}",
+                    f"the diagram cannot be redrawn: {edit.refused}",
                     REFUSED,
                     (end_line, end_column),
                 )
@@ -271,4 +283,5 @@ def run(args: argparse.Namespace) -> int:
         files,
         diffs=() if args.write else outcome.diffs,
         summary=summary(outcome, len(files), write=args.write),
+        internal_error=outcome.internal_error,
     )

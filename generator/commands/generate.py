@@ -71,7 +71,7 @@ def _summary(outcome: GenerateOutcome) -> str:
     documents = plural(len(outcome.generated), "document")
     tests = outcome.tests
     refused = len(outcome.problems)
-    tail = f" {plural(refused, 'file')} refused or failed (see the findings)." if refused else ""
+    tail = f" {refused} refused or failed (see the findings)." if refused else ""
     skipped = len(outcome.blocked)
     if skipped:
         tail += f" {plural(skipped, 'document')} skipped for lint errors."
