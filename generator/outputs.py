@@ -361,7 +361,8 @@ def generate(
         plan.notes.append("stale files were not looked for: some documents were not generated")
     outcome = GenerateOutcome(plan, generated, sorted(blocked), check)
     if tests is not None:
-        chosen = [(f, d) for f, d in documents if f.display in set(generated)]
+        done = set(generated)
+        chosen = [(f, d) for f, d in documents if f.display in done]
         outcome.tests = plan_outputs(
             test_outputs(chosen, out, config), tests, prune=False, root=config.root
         )
