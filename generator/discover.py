@@ -72,8 +72,8 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
                         file = Path(folder) / name
                         found.setdefault(file, _spec_file(file, config, cwd))
             for problem in problems:
-                folder = Path(problem.filename or absolute)
-                found.setdefault(folder, _unlisted(folder, problem, config, cwd))
+                unlisted = Path(problem.filename or absolute)
+                found.setdefault(unlisted, _unlisted(unlisted, problem, config, cwd))
         elif absolute.exists() or absolute.is_symlink():
             found.setdefault(absolute, _spec_file(absolute, config, cwd))
         else:

@@ -95,7 +95,7 @@ def decode(data: bytes) -> SourceText:
     return SourceText(text)
 
 
-class NotAFile(OSError):
+class NotAFileError(OSError):
     """The path is not a regular file (a FIFO, device, socket or folder): never read it."""
 
 
@@ -120,7 +120,7 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> tuple[bytes, int]:
     Opened non-blocking (a FIFO would otherwise wait for a writer forever) and checked with
     ``fstat`` on the open descriptor (no race with a swap after a ``stat``), so a device such as
     ``/dev/zero`` or a 1 GiB sparse file never costs more than the limit. Raises
-    :class:`NotAFile` for anything but a regular file and ``OSError`` when it cannot be read.
+    :class:`NotAFileError` for anything but a regular file and ``OSError`` when it cannot be read.
     """
     import stat
 
@@ -129,7 +129,7 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> tuple[bytes, int]:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = _kind(info.st_mode)
-            raise NotAFile(0, f"{kind}, not a regular file: only regular files are read")
+            raise NotAFileError(0, f"{kind}, not a regular file: only regular files are read")
         os.set_blocking(fd, True)
         chunks: list[bytes] = []
         wanted = limit + 1
