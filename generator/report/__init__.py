@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from generator.findings import Finding
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
+
+_TEXT_LINE = re.compile(r".+:[0-9]+:[0-9]+: SD[0-9]{3} ")
+_GITHUB_LINE = re.compile(r"::(?:error|warning) file=")
+_JUNIT_START = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="statedoc" '
 
 
 @dataclass(frozen=True)
@@ -35,3 +40,37 @@ def render(fmt: str, run: Run) -> str:
     else:
         raise ValueError(f"unknown format {fmt!r}")
     return renderer(run)
+
+
+def is_report(fmt: str, data: bytes) -> bool:
+    """Whether ``data`` is recognisably a report statedoc wrote in ``fmt`` (so ``--output``
+    may replace it): a cheap structural check, never a full parse of untrusted XML."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    if fmt == "text":
+        return all(_TEXT_LINE.match(line) for line in text.splitlines() if line)
+    if fmt == "github":
+        return all(_GITHUB_LINE.match(line) for line in text.splitlines() if line)
+    if fmt == "junit":
+        return text.startswith(_JUNIT_START)
+    import json
+
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    if fmt == "json":
+        keys = {"path", "line", "column", "code", "message"}
+        return isinstance(value, list) and all(
+            isinstance(item, dict) and keys <= item.keys() for item in value
+        )
+    if fmt == "sarif":
+        try:
+            return bool(value["version"] == "2.1.0") and all(
+                run["tool"]["driver"]["name"] == "statedoc" for run in value["runs"]
+            )
+        except (KeyError, TypeError, IndexError):
+            return False
+    return False
