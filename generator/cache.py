@@ -227,6 +227,9 @@ class RenderCache:
             return None
 
     def put(self, key: str, module: str, diagram: str) -> None:
+        project = self.folder.parent.parent.parent
+        if not (project / "pyproject.toml").is_file():
+            return  # never create a cache in a folder that is not a project
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
             _ignore(self.folder.parent.parent)
