@@ -95,6 +95,9 @@ def decode(data: bytes) -> SourceText:
     return SourceText(text)
 
 
+_ONLY_REGULAR = "not a regular file: only regular files are read"
+
+
 class NotAFileError(OSError):
     """The path is not a regular file (a FIFO, device, socket or folder): never read it."""
 
@@ -111,25 +114,27 @@ def _kind(mode: int) -> str:
     ):
         if test(mode):
             return name
-    return "not a regular file"
+    return "a special file"
 
 
 def read_bounded(path: str | os.PathLike[str], limit: int) -> tuple[bytes, int]:
     """Read a regular file, at most ``limit + 1`` bytes; returns the bytes and the file size.
 
     Opened non-blocking (a FIFO would otherwise wait for a writer forever) and checked with
-    ``fstat`` on the open descriptor (no race with a swap after a ``stat``), so a device such as
+    ``stat`` before and ``fstat`` after opening (no race with a swap), so a device such as
     ``/dev/zero`` or a 1 GiB sparse file never costs more than the limit. Raises
     :class:`NotAFileError` for anything but a regular file and ``OSError`` when it cannot be read.
     """
     import stat
 
+    before = os.stat(path)  # never even open a device (opening some has side effects)
+    if not stat.S_ISREG(before.st_mode):
+        raise NotAFileError(0, f"{_kind(before.st_mode)}, {_ONLY_REGULAR}")
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
-        info = os.fstat(fd)
+        info = os.fstat(fd)  # what was opened, should the path have been swapped meanwhile
         if not stat.S_ISREG(info.st_mode):
-            kind = _kind(info.st_mode)
-            raise NotAFileError(0, f"{kind}, not a regular file: only regular files are read")
+            raise NotAFileError(0, f"{_kind(info.st_mode)}, {_ONLY_REGULAR}")
         os.set_blocking(fd, True)
         chunks: list[bytes] = []
         wanted = limit + 1
