@@ -106,7 +106,9 @@ def _read_secret(path: Path) -> bytes | None:
 
 def _create_secret(path: Path) -> bytes | None:
     """A new random secret, published with ``link`` so that two runs creating the cache at
-    once agree on one secret (the loser reads the winner's) and nobody sees half a file."""
+    once agree on one secret (the loser reads the winner's) and nobody sees half a file. An
+    existing secret that cannot be trusted (readable by others, as any file checked out of
+    git is, or not ours) is replaced: what it signed is then a miss."""
     import secrets
 
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -115,8 +117,11 @@ def _create_secret(path: Path) -> bytes | None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(secrets.token_bytes(_SECRET_BYTES))
-        with contextlib.suppress(FileExistsError):
+        try:
             os.link(tmp, path)
+        except FileExistsError:
+            if _read_secret(path) is None:
+                os.replace(tmp, path)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -133,7 +138,7 @@ class _Keyed:
     def secret(self, *, create: bool) -> bytes | None:
         if self._secret is None:
             self._secret = _read_secret(self.secret_path)
-            if self._secret is None and create and not self.secret_path.exists():
+            if self._secret is None and create:
                 with contextlib.suppress(OSError):
                     self._secret = _create_secret(self.secret_path)
         return self._secret

@@ -105,3 +105,31 @@ def test_the_secret_is_private_and_a_shared_one_is_not_trusted(tmp_path: Path) -
     assert store.keyed.open(key, entry.read_bytes()) is not None
     os.chmod(secret, 0o644)  # anyone could have read it: nothing it signed is trusted
     assert Cache(root, max_file_size=1).keyed.open(key, entry.read_bytes()) is None
+
+
+def test_a_checked_in_secret_and_entries_signed_with_it_are_not_trusted(tmp_path: Path) -> None:
+    """A pull request can commit a cache folder, secret included, with entries correctly
+    signed by that secret; git checks files out world-readable, so none of it is trusted,
+    and the cache gets a private secret of its own."""
+    import hmac
+    from hashlib import sha256
+
+    from generator.cache import SECRET
+
+    root = _project(tmp_path, BROKEN)
+    first = _statedoc(root, "lint", "--format", "json")
+    assert first.returncode == 1
+    (secret,) = list((root / FOLDER).rglob(SECRET))
+    (entry,) = _entries(root, "*.json")
+    known = b"k" * 32
+    secret.write_bytes(known)
+    os.chmod(secret, 0o644)
+    body = json.dumps({"findings": [], "facts": None}).encode()
+    key = (entry.parent.name + entry.stem).encode()
+    mac = hmac.new(known, key + b"\0" + body, sha256).hexdigest().encode()
+    entry.write_bytes(mac + b"\n" + body)
+    again = _statedoc(root, "lint", "--format", "json")
+    assert (again.returncode, again.stdout) == (1, first.stdout)
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+    assert secret.read_bytes() != known
+    assert _statedoc(root, "lint", "--format", "json").stdout == first.stdout
