@@ -81,3 +81,23 @@ def test_an_empty_file_is_replaced(repo: Path) -> None:
     (repo / "report.json").write_text("")
     assert main(["lint", "-q", "--format", "json", "--output", "report.json"]) == 1
     assert b"SD102" in (repo / "report.json").read_bytes()
+
+
+@pytest.mark.parametrize("target", ["specs/door.md", "specs/bad.md", "specs/other.md"])
+def test_diff_output_never_overwrites_a_document(
+    repo: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    (repo / "specs/other.md").write_text(document().replace("DOR-001", "DOR-003"))
+    before = {p: p.read_bytes() for p in (repo / "specs").iterdir()}
+    code = main(["diff", "specs/door.md", "specs/bad.md", "--output", target])
+    assert code == 2
+    assert "refusing to overwrite" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in (repo / "specs").iterdir()} == before
+
+
+def test_diff_output_replaces_its_earlier_report(repo: Path) -> None:
+    main(["diff", "specs/door.md", "specs/bad.md", "--output", "diff.txt"])
+    first = (repo / "diff.txt").read_bytes()
+    assert first
+    main(["diff", "specs/door.md", "specs/bad.md", "--output", "diff.txt"])
+    assert (repo / "diff.txt").read_bytes() == first

@@ -27,13 +27,14 @@ def emit(args: argparse.Namespace, findings: list[Finding], files: list[str]) ->
         print(summary(run), file=sys.stderr)
 
 
-def write_report(path: Path, text: str, *, fmt: str, inputs: Sequence[str] = ()) -> None:
+def write_report(path: Path, text: str, *, fmt: str | None, inputs: Sequence[str] = ()) -> None:
     """``--output``: atomic for a regular file (through a symlink to its target); a device or
     pipe (``/dev/stdout``) is written as a stream, never read or replaced.
 
     Nothing a user wrote is overwritten: the target must be new, empty or a statedoc report of
     the same format, and never one of the documents being checked (so ``--output specs/x.md``
-    cannot truncate a spec)."""
+    cannot truncate a spec). ``fmt=None`` (reports without a recogniser) refuses only inputs
+    and files that look like state documents."""
     import os
     import stat
 
@@ -63,7 +64,7 @@ def write_report(path: Path, text: str, *, fmt: str, inputs: Sequence[str] = ())
 _MAX_REPORT = 64 * 1024 * 1024
 
 
-def _check_replaceable(shown: Path, target: Path, fmt: str) -> None:
+def _check_replaceable(shown: Path, target: Path, fmt: str | None) -> None:
     """Refuse unless ``target`` is empty or recognisably an earlier ``fmt`` report."""
     from generator.report import is_report
     from generator.source import read_bounded
@@ -72,8 +73,12 @@ def _check_replaceable(shown: Path, target: Path, fmt: str) -> None:
         data, size = read_bounded(target, _MAX_REPORT)
     except OSError as exc:
         raise ConfigError(f"--output {shown}: cannot read it: {exc.strerror or exc}") from None
-    if size == 0 or (size <= _MAX_REPORT and is_report(fmt, data)):
+    if fmt is None and not data.removeprefix(b"\xef\xbb\xbf").startswith(b"---"):
         return
+    if size == 0 or (fmt is not None and size <= _MAX_REPORT and is_report(fmt, data)):
+        return
+    if fmt is None:
+        raise ConfigError(f"--output {shown}: refusing to overwrite what looks like a document")
     raise ConfigError(
         f"--output {shown}: refusing to overwrite a file that is not a statedoc {fmt} report "
         "(remove it or choose another path)"
