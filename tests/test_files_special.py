@@ -145,3 +145,28 @@ def test_an_unreadable_folder_is_sd008(tmp_path: Path) -> None:
         assert [f["path"] for f in sd008] == ["specs/locked"]
         assert "Permission denied" in str(sd008[0]["message"])
         assert code == 1
+
+
+@pytest.mark.parametrize("command", [["lint", "--against", "HEAD"], ["diff", "--against", "HEAD"]])
+def test_git_comparisons_do_not_read_special_files(tmp_path: Path, command: list[str]) -> None:
+    root = _project(tmp_path)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "specs"]):
+        subprocess.run([*git, *step], cwd=root, check=True, capture_output=True)
+    os.mkfifo(root / "specs/pipe.md")
+    (root / "specs/zero.md").symlink_to("/dev/zero")
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "generator", *command],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=HANG_GUARD,
+            preexec_fn=_limit_memory,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"statedoc {' '.join(command)} hung on a FIFO")
+    assert "Traceback" not in proc.stderr
+    assert "pipe.md" in proc.stdout + proc.stderr
+    assert "zero.md" in proc.stdout + proc.stderr
