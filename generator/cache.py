@@ -28,6 +28,7 @@ from pathlib import Path
 from generator import __version__
 from generator.findings import Finding
 from generator.lint import SpecFacts
+from generator.source import read_bounded
 from generator.write import replace_file
 
 FOLDER = ".statedoc_cache"
@@ -160,9 +161,17 @@ class _Keyed:
         return body if hmac.compare_digest(mac, expected.encode()) else None
 
 
+#: An entry larger than this is not read (a miss): no lint result comes near it.
+_MAX_ENTRY = 256 * 1024 * 1024
+
+
 def _read_entry(path: Path) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
+    """An entry's bytes: a regular file, bounded (a FIFO or device planted in the cache is an
+    ``OSError``, so a miss, never a hang)."""
+    data, size = read_bounded(path, _MAX_ENTRY)
+    if size > _MAX_ENTRY:
+        raise OSError(f"{path}: cache entry too large")
+    return data
 
 
 class Cache:

@@ -133,3 +133,13 @@ def test_a_checked_in_secret_and_entries_signed_with_it_are_not_trusted(tmp_path
     assert stat.S_IMODE(secret.stat().st_mode) == 0o600
     assert secret.read_bytes() != known
     assert _statedoc(root, "lint", "--format", "json").stdout == first.stdout
+
+
+def test_a_fifo_planted_as_an_entry_is_a_miss_not_a_hang(tmp_path: Path) -> None:
+    root = _project(tmp_path, BROKEN)
+    first = _statedoc(root, "lint", "--format", "json")
+    (entry,) = _entries(root, "*.json")
+    entry.unlink()
+    os.mkfifo(entry)
+    again = _statedoc(root, "lint", "--format", "json")  # the 300 s timeout guards a hang
+    assert (again.returncode, again.stdout) == (1, first.stdout)
