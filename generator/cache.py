@@ -6,14 +6,21 @@ results from older code) and the file-size limit. Selection and per-file ignores
 after the cache, so they are not part of the key. Entries are written atomically (temp file +
 rename), so concurrent runs can share the folder; a corrupt entry is a miss. Deleting the
 folder is always safe.
+
+Entries are authenticated: each file starts with an HMAC-SHA256 of its key and body under a
+per-cache secret (``secret``, mode 0600, created atomically with the cache). A forged or edited
+entry (a CI cache restored from elsewhere, a hostile checkout) is a miss, never a result, so
+it can neither hide findings nor put code into ``generated/``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
+import stat
 from dataclasses import asdict
 from functools import cache
 from pathlib import Path
@@ -21,10 +28,13 @@ from pathlib import Path
 from generator import __version__
 from generator.findings import Finding
 from generator.lint import SpecFacts
+from generator.source import read_bounded
 from generator.write import replace_file
 
 FOLDER = ".statedoc_cache"
-_LAYOUT = "v1"
+_LAYOUT = "v2"
+SECRET = "secret"
+_SECRET_BYTES = 32
 
 
 def _dependencies() -> str:
@@ -77,12 +87,100 @@ def _ignore(folder: Path) -> None:
         gitignore.write_text("# created by statedoc\n*\n", encoding="utf-8")
 
 
+def _read_secret(path: Path) -> bytes | None:
+    """The secret if it is a private regular file of the right size (else no trust at all)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != os.getuid():
+            return None
+        data = os.read(fd, _SECRET_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) == _SECRET_BYTES else None
+
+
+def _create_secret(path: Path) -> bytes | None:
+    """A new random secret, published with ``link`` so that two runs creating the cache at
+    once agree on one secret (the loser reads the winner's) and nobody sees half a file. An
+    existing secret that cannot be trusted (readable by others, as any file checked out of
+    git is, or not ours) is replaced: what it signed is then a miss."""
+    import secrets
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{SECRET}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(_SECRET_BYTES))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            if _read_secret(path) is None:
+                os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    return _read_secret(path)
+
+
+class _Keyed:
+    """The secret of one cache folder, read once (created on the first write)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.secret_path = folder / SECRET
+        self._secret: bytes | None = None
+
+    def secret(self, *, create: bool) -> bytes | None:
+        if self._secret is None:
+            self._secret = _read_secret(self.secret_path)
+            if self._secret is None and create:
+                with contextlib.suppress(OSError):
+                    self._secret = _create_secret(self.secret_path)
+        return self._secret
+
+    def seal(self, key: str, body: bytes) -> bytes | None:
+        secret = self.secret(create=True)
+        if secret is None:
+            return None
+        mac = hmac.new(secret, key.encode() + b"\0" + body, hashlib.sha256).hexdigest()
+        return mac.encode() + b"\n" + body
+
+    def open(self, key: str, data: bytes) -> bytes | None:
+        """The body if the entry was sealed with this cache's secret under this key."""
+        secret = self.secret(create=False)
+        mac, _, body = data.partition(b"\n")
+        if secret is None:
+            return None
+        expected = hmac.new(secret, key.encode() + b"\0" + body, hashlib.sha256).hexdigest()
+        return body if hmac.compare_digest(mac, expected.encode()) else None
+
+
+#: An entry larger than this is not read (a miss): no lint result comes near it.
+_MAX_ENTRY = 256 * 1024 * 1024
+
+
+def _read_entry(path: Path) -> bytes:
+    """An entry's bytes: a regular file, bounded (a FIFO or device planted in the cache is an
+    ``OSError``, so a miss, never a hang)."""
+    data, size = read_bounded(path, _MAX_ENTRY)
+    if size > _MAX_ENTRY:
+        raise OSError(f"{path}: cache entry too large")
+    return data
+
+
 class Cache:
     """One cache folder; ``get``/``put`` by file content."""
 
     def __init__(self, root: Path, *, max_file_size: int) -> None:
         self.folder = root / FOLDER / _LAYOUT
         self.salt = f"{code_fingerprint()}:{max_file_size}:".encode()
+        self.keyed = _Keyed(self.folder)
 
     def key(self, data: bytes) -> str:
         return hashlib.sha256(self.salt + data).hexdigest()
@@ -92,7 +190,10 @@ class Cache:
 
     def get(self, key: str, path: str) -> tuple[list[Finding], SpecFacts | None] | None:
         try:
-            raw = json.loads(self._path(key).read_text(encoding="utf-8"))
+            body = self.keyed.open(key, _read_entry(self._path(key)))
+            if body is None:
+                return None
+            raw = json.loads(body.decode("utf-8", "surrogatepass"))
             findings = [Finding.from_dict({**item, "path": path}) for item in raw["findings"]]
             facts = SpecFacts(**raw["facts"]) if raw["facts"] is not None else None
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -108,8 +209,11 @@ class Cache:
         with contextlib.suppress(OSError):  # a read-only checkout still lints
             target.parent.mkdir(parents=True, exist_ok=True)
             _ignore(self.folder.parent)
-            data = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
-            replace_file(target, data, durable=False)
+            data = self.keyed.seal(
+                key, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            )
+            if data is not None:
+                replace_file(target, data, durable=False)
 
 
 class RenderCache:
@@ -120,6 +224,7 @@ class RenderCache:
     def __init__(self, root: Path) -> None:
         self.folder = root / FOLDER / _LAYOUT / "render"
         self.salt = code_fingerprint()
+        self.keyed = _Keyed(self.folder.parent)
 
     def key(self, document_sha256: str, relative: str, module: str) -> str:
         text = f"{self.salt}\0{document_sha256}\0{relative}\0{module}"
@@ -127,14 +232,22 @@ class RenderCache:
 
     def get(self, key: str) -> tuple[str, str] | None:
         try:
-            raw = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+            body = self.keyed.open(key, _read_entry(self.folder / f"{key}.json"))
+            if body is None:
+                return None
+            raw = json.loads(body.decode("utf-8"))
             return str(raw["module"]), str(raw["diagram"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: str, module: str, diagram: str) -> None:
+        project = self.folder.parent.parent.parent
+        if not (project / "pyproject.toml").is_file():
+            return  # never create a cache in a folder that is not a project
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
             _ignore(self.folder.parent.parent)
-            data = json.dumps({"module": module, "diagram": diagram}).encode("utf-8")
-            replace_file(self.folder / f"{key}.json", data, durable=False)
+            body = json.dumps({"module": module, "diagram": diagram}).encode("utf-8")
+            data = self.keyed.seal(key, body)
+            if data is not None:
+                replace_file(self.folder / f"{key}.json", data, durable=False)

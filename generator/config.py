@@ -1,5 +1,10 @@
 """``[tool.statedoc]`` from the nearest ``pyproject.toml``: defaults for every command.
 
+As in ruff, the config that applies is found from the files being checked, not from the working
+directory: ``cd /tmp && statedoc lint /proj/specs/x.md`` uses ``/proj``'s config (and cache).
+Paths in two different projects are a usage error (each project has its own rules and output
+tree: run once per project); paths under no project use the working directory's config.
+
 Config errors are usage errors (exit 2) with a message that names the key, because a typo in a
 CI config must not silently lint nothing.
 """
@@ -7,7 +12,7 @@ CI config must not silently lint nothing.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +58,31 @@ def find_pyproject(start: Path) -> Path | None:
             if "statedoc" in data.get("tool", {}):
                 return candidate
     return None
+
+
+def _start(path: Path) -> Path:
+    """The folder a path's config is looked up from (a file's or a missing path's parent)."""
+    return path if path.is_dir() else path.parent
+
+
+def load_config_for(paths: Sequence[str], cwd: Path | None = None) -> Config:
+    """The config for the files and folders ``paths`` (default: the working directory's)."""
+    cwd = (cwd or Path.cwd()).resolve()
+    found: dict[Path, str] = {}
+    for raw in paths:
+        start = _start(cwd / raw)
+        pyproject = find_pyproject(start.resolve() if start.exists() else start.absolute())
+        if pyproject is not None:
+            found.setdefault(pyproject, raw)
+    if len(found) > 1:
+        listed = ", ".join(f"{raw} -> {p}" for p, raw in found.items())
+        raise ConfigError(
+            f"the paths belong to different projects ({listed}): run statedoc once per project"
+        )
+    if found:
+        (pyproject,) = found
+        return load_config(pyproject.parent)
+    return load_config(cwd)
 
 
 def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:

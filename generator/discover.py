@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.config import Config, ConfigError
@@ -15,11 +15,14 @@ SKIP_DIRS = {".git", "node_modules", ".statedoc_cache", "__pycache__", ".venv", 
 @dataclass(frozen=True, order=True)
 class SpecFile:
     """``display`` is what findings print (relative to the working directory when inside it);
-    ``relative`` is relative to the config root, for ``per-file-ignores`` and ``exclude``."""
+    ``relative`` is relative to the config root, for ``per-file-ignores`` and ``exclude``;
+    ``error`` says why a folder under the specs could not be listed (an SD008 finding, as for
+    an unreadable file, rather than specs silently left out)."""
 
     display: str
     path: Path
     relative: str
+    error: str = field(default="", compare=False)
 
 
 def _display(path: Path, cwd: Path) -> str:
@@ -55,7 +58,8 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
     for root in roots:
         absolute = (cwd / root).absolute() if not root.is_absolute() else root
         if absolute.is_dir():
-            for folder, dirs, files in os.walk(absolute):
+            problems: list[OSError] = []
+            for folder, dirs, files in os.walk(absolute, onerror=problems.append):
                 dirs[:] = sorted(
                     d
                     for d in dirs
@@ -67,6 +71,9 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
                     if name.endswith(".md"):
                         file = Path(folder) / name
                         found.setdefault(file, _spec_file(file, config, cwd))
+            for problem in problems:
+                unlisted = Path(problem.filename or absolute)
+                found.setdefault(unlisted, _unlisted(unlisted, problem, config, cwd))
         elif absolute.exists() or absolute.is_symlink():
             found.setdefault(absolute, _spec_file(absolute, config, cwd))
         else:
@@ -74,6 +81,17 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
             where = " (the configured specs folder)" if not paths else ""
             raise ConfigError(f"{shown}{where}: no such file or folder")
     return sorted(f for f in found.values() if not excluded(f.relative, config.exclude))
+
+
+def _unlisted(folder: Path, problem: OSError, config: Config, cwd: Path) -> SpecFile:
+    import errno
+
+    if problem.errno == errno.ELOOP:
+        reason = "a symbolic link loop (too many levels of symbolic links)"
+    else:
+        reason = problem.strerror or str(problem)
+    spec = _spec_file(folder, config, cwd)
+    return SpecFile(spec.display, spec.path, spec.relative, f"cannot read the folder: {reason}")
 
 
 def _spec_file(path: Path, config: Config, cwd: Path) -> SpecFile:

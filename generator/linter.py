@@ -14,7 +14,7 @@ from generator.discover import SpecFile
 from generator.findings import Finding, Severity
 from generator.lint import FileResult, SpecFacts, lint_bytes, project_findings
 from generator.selection import Selection, inline_ignored
-from generator.source import decode
+from generator.source import decode, read_bounded
 
 if TYPE_CHECKING:
     from generator.cache import Cache
@@ -83,10 +83,21 @@ def _unsuppressed(findings: list[Finding], data: bytes) -> list[Finding]:
 
 
 def _unreadable(spec: SpecFile, exc: OSError) -> FileResult:
+    import errno
+
+    if exc.errno == errno.ELOOP:
+        reason = "a symbolic link loop (too many levels of symbolic links)"
+    else:
+        reason = exc.strerror or str(exc)
+    return _file_finding(spec, "SD008", f"cannot read the file: {reason}")
+
+
+def _file_finding(spec: SpecFile, code: str, message: str) -> FileResult:
+    """A finding about the file as a whole (unreadable, too large), at 1:1."""
     from generator.rules import REGISTRY, all_rules
 
     all_rules()
-    rule = REGISTRY["SD008"]
+    rule = REGISTRY[code]
     finding = Finding(
         spec.display,
         1,
@@ -96,7 +107,7 @@ def _unreadable(spec: SpecFile, exc: OSError) -> FileResult:
         rule.code,
         rule.name,
         rule.severity,
-        f"cannot read the file: {exc.strerror or exc}",
+        message,
     )
     return FileResult(spec.display, [finding])
 
@@ -105,10 +116,16 @@ def _lint_one(
     spec: SpecFile, max_file_size: int, cache: Cache | None, keep_document: bool
 ) -> FileResult:
     """Read and lint one file from scratch; findings are unfiltered but inline ignores."""
+    if spec.error:
+        return _file_finding(spec, "SD008", spec.error)
     try:
-        data = spec.path.read_bytes()
+        data, size = read_bounded(spec.path, max_file_size)
     except OSError as exc:
         return _unreadable(spec, exc)
+    if size > max_file_size:  # read no further than the limit: the size comes from fstat
+        return _file_finding(
+            spec, "SD007", f"the file has {size} bytes; the limit is {max_file_size}"
+        )
     result = lint_bytes(data, spec.display, max_file_size=max_file_size)
     result.findings = _unsuppressed(result.findings, data)
     if result.facts is not None and result.document is not None:
@@ -122,10 +139,14 @@ def _lint_one(
     return result
 
 
-def _cached(spec: SpecFile, cache: Cache) -> FileResult | None:
+def _cached(spec: SpecFile, cache: Cache, max_file_size: int) -> FileResult | None:
+    if spec.error:
+        return None
     try:
-        data = spec.path.read_bytes()
+        data, size = read_bounded(spec.path, max_file_size)
     except OSError:
+        return None
+    if size > max_file_size:
         return None
     hit = cache.get(cache.key(data), spec.display)
     if hit is None:
@@ -152,7 +173,7 @@ def lint_files(
     results: dict[SpecFile, FileResult] = {}
     todo: list[SpecFile] = []
     for spec in files:
-        hit = _cached(spec, cache) if cache is not None else None
+        hit = _cached(spec, cache, settings.max_file_size) if cache is not None else None
         if hit is not None:
             results[spec] = hit
         else:

@@ -6,6 +6,7 @@ so its ``mark.line`` drifts. Everything here works from code-point offsets inste
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -92,3 +93,58 @@ def decode(data: bytes) -> SourceText:
     if text.startswith(BOM):
         return SourceText(text[1:], had_bom=True)
     return SourceText(text)
+
+
+_ONLY_REGULAR = "not a regular file: only regular files are read"
+
+
+class NotAFileError(OSError):
+    """The path is not a regular file (a FIFO, device, socket or folder): never read it."""
+
+
+def _kind(mode: int) -> str:
+    import stat
+
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int) -> tuple[bytes, int]:
+    """Read a regular file, at most ``limit + 1`` bytes; returns the bytes and the file size.
+
+    Opened non-blocking (a FIFO would otherwise wait for a writer forever) and checked with
+    ``stat`` before and ``fstat`` after opening (no race with a swap), so a device such as
+    ``/dev/zero`` or a 1 GiB sparse file never costs more than the limit. Raises
+    :class:`NotAFileError` for anything but a regular file and ``OSError`` when it cannot be read.
+    """
+    import stat
+
+    before = os.stat(path)  # never even open a device (opening some has side effects)
+    if not stat.S_ISREG(before.st_mode):
+        raise NotAFileError(0, f"{_kind(before.st_mode)}, {_ONLY_REGULAR}")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)  # what was opened, should the path have been swapped meanwhile
+        if not stat.S_ISREG(info.st_mode):
+            raise NotAFileError(0, f"{_kind(info.st_mode)}, {_ONLY_REGULAR}")
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        wanted = limit + 1
+        while wanted > 0:
+            chunk = os.read(fd, min(wanted, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            wanted -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    return data, max(info.st_size, len(data))

@@ -140,6 +140,10 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path: Path) -> None:
     outputs = [run.communicate(timeout=120)[0] for run in runs]
     assert outputs[0] == outputs[1] == outputs[2]
     assert json.loads(outputs[0])
-    for entry in (tmp_path / ".statedoc_cache").rglob("*.json"):
-        json.loads(entry.read_text())  # never half-written
+    store = Cache(tmp_path, max_file_size=4 * 1024 * 1024)
+    entries = list((tmp_path / ".statedoc_cache").rglob("*.json"))
+    assert entries
+    for entry in entries:  # never half-written, and every entry authenticates
+        json.loads(entry.read_bytes().partition(b"\n")[2])
+        assert store.keyed.open(entry.parent.name + entry.stem, entry.read_bytes()) is not None
     assert not list((tmp_path / ".statedoc_cache").rglob("*.tmp"))

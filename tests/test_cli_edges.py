@@ -45,7 +45,9 @@ def test_an_output_folder_that_holds_the_project_is_refused(
 
 
 def test_output_through_a_symlink_writes_the_target(repo: Path) -> None:
-    (repo / "real.json").write_text("old")
+    (repo / "real.json").write_text(
+        '[{"path": "old.md", "line": 1, "column": 1, "code": "SD001", "message": "m"}]'
+    )  # an old report
     (repo / "link.json").symlink_to("real.json")
     assert main(["lint", "--format", "json", "--output", "link.json"]) == 0
     assert (repo / "link.json").is_symlink()

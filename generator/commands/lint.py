@@ -8,7 +8,7 @@ from typing import Any
 
 from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, codes
 from generator.commands.output import emit
-from generator.config import ConfigError, load_config
+from generator.config import ConfigError, load_config_for
 from generator.discover import SpecFile, discover
 from generator.linter import LintRun, default_jobs, lint_files, settings_for
 from generator.selection import validate_codes
@@ -42,11 +42,11 @@ def lint_specs(
     args: argparse.Namespace, *, keep_documents: bool = True
 ) -> tuple[LintRun, list[SpecFile]]:
     """:func:`lint_paths`, returning the discovered :class:`SpecFile` s."""
-    config = load_config()
+    paths = list(getattr(args, "paths", []) or [])
+    config = load_config_for(paths)  # from the files' project, as ruff does
     select, ignore = codes(args.select), codes(args.ignore)
     validate_codes(select, "--select")
     validate_codes(ignore, "--ignore")
-    paths = list(getattr(args, "paths", []) or [])
     files = discover(paths, config)
     if not files:
         if paths and all(Path(p).is_file() for p in paths):
@@ -57,7 +57,10 @@ def lint_specs(
         raise ConfigError(f"no spec documents (*.md) found in {where}")
     settings = settings_for(config, select, ignore)
     jobs = args.jobs if getattr(args, "jobs", 0) > 0 else default_jobs()
-    use_cache = not getattr(args, "no_cache", False) and not keep_documents
+    # A cache lives next to a project's config, never in a folder that has none.
+    use_cache = (
+        not getattr(args, "no_cache", False) and not keep_documents and config.source is not None
+    )
     cache = None
     if use_cache:
         from generator.cache import Cache

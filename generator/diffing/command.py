@@ -12,7 +12,6 @@ from generator.diffing import gitref
 from generator.diffing.report import DiffReport, render, summary
 from generator.diffing.semantic import SpecDiff, Version, compare_sets, compare_versions
 from generator.discover import SpecFile, discover
-from generator.write import atomic_write
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,8 +26,10 @@ def run(args: argparse.Namespace) -> int:
             "(statedoc diff --against GIT_REF [PATH...])"
         )
     text = render(args.diff_format, report)
-    if args.output:
-        atomic_write(Path(args.output), text.encode("utf-8"))
+    if args.output:  # never over one of the documents compared (or any other)
+        from generator.commands.output import write_report
+
+        write_report(Path(args.output), text, fmt=None, inputs=paths)
     else:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -20,6 +20,7 @@ from generator.diffing.semantic import MODEL_KEYS, Version
 from generator.discover import SKIP_DIRS, SpecFile, excluded
 from generator.findings import Severity
 from generator.lint import FileResult, lint_bytes
+from generator.source import read_bounded
 
 _GIT = ("git", "-c", "core.quotepath=off", "--literal-pathspecs", "--no-pager")
 
@@ -191,10 +192,15 @@ def worktree_versions(
     found = []
     for file in files:
         key = repo_relative(file.path, top) if top is not None else None
-        try:
-            data = file.path.read_bytes()
+        try:  # bounded, regular files only: a FIFO or /dev/zero must not hang the diff
+            data, size = read_bounded(file.path, config.max_file_size)
         except OSError as exc:
-            problem = f"{file.display}: cannot read: {exc.strerror or exc}"
+            reason = file.error or f"cannot read: {exc.strerror or exc}"
+            problem = f"{file.display}: {reason}"
+            found.append(Version(file.display, None, problem, key=key))
+            continue
+        if size > config.max_file_size:
+            problem = f"{file.display}: {size} bytes; the limit is {config.max_file_size}"
             found.append(Version(file.display, None, problem, key=key))
             continue
         found.append(version(data, file.display, config, key=key))

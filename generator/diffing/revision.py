@@ -18,6 +18,7 @@ from generator.findings import Finding
 from generator.lint import lint_bytes
 from generator.rules import REGISTRY, all_rules
 from generator.selection import Selection, inline_ignored
+from generator.source import read_bounded
 
 _SHOWN = 3  # changes named in a message before "and N more"
 
@@ -31,10 +32,12 @@ def revision_findings(files: list[SpecFile], against: str, config: Config) -> li
     documents: dict[str, tuple[Document, str]] = {}
     new: list[Version] = []
     for file in files:
-        try:
-            data = file.path.read_bytes()
+        try:  # bounded, regular files only, as lint reads them
+            data, size = read_bounded(file.path, config.max_file_size)
         except OSError:
             continue  # lint reports it (SD008)
+        if size > config.max_file_size:
+            continue  # lint reports it (SD007)
         result = lint_bytes(data, file.display, max_file_size=config.max_file_size)
         if result.document is None:
             continue  # lint reports why; there is no revision to check

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from generator.findings import Severity
-from generator.report import Run
+from generator.report import Run, printable
 
 
 def escape_data(text: str) -> str:
+    text = printable(text, keep_breaks=True)  # undecodable file-name bytes as \xff
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -19,7 +20,7 @@ def render(run: Run) -> str:
     for f in run.findings:
         command = "error" if f.severity is Severity.ERROR else "warning"
         props = {
-            "file": f.path,
+            "file": printable(f.path),
             "line": str(f.line),
             "col": str(f.column),
             "endLine": str(f.end_line),

@@ -1,11 +1,10 @@
-"""A JSON array of finding objects (DESIGN.md), stable key order for diffing."""
+"""A JSON array of finding objects, stable key order for diffing; an undecodable file-name
+byte is a ``\\udcXX`` escape (``os.fsencode`` of the loaded path gives the name back)."""
 
 from __future__ import annotations
 
-import json
-
-from generator.report import Run
+from generator.report import Run, json_text
 
 
 def render(run: Run) -> str:
-    return json.dumps([f.to_dict() for f in run.findings], indent=2, ensure_ascii=False) + "\n"
+    return json_text([f.to_dict() for f in run.findings])

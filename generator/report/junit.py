@@ -17,7 +17,14 @@ _XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
 
 def _clean(text: str) -> str:
     """XML 1.0 cannot hold control characters at all, escaped or not."""
-    return _XML_UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _XML_UNSAFE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable file-name byte (surrogateescape): the byte
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _line(f: Finding) -> str:

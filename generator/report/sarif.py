@@ -6,17 +6,19 @@ prints; paths are relative URIs so results survive checkouts in different folder
 
 from __future__ import annotations
 
-import json
+import os
 from urllib.parse import quote
 
 from generator.findings import Finding, Severity
-from generator.report import Run
+from generator.report import Run, json_text, printable
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def _uri(path: str) -> str:
-    return quote(path.replace("\\", "/"))
+    """A relative URI: the name's bytes percent-encoded (an undecodable byte of a file name,
+    kept by surrogateescape, becomes ``%FF``, as RFC 3986 does for any octet)."""
+    return quote(os.fsencode(path.replace("\\", "/")))
 
 
 def _region(line: int, column: int, end_line: int, end_column: int) -> dict[str, int]:
@@ -34,14 +36,14 @@ def _result(f: Finding, index: dict[str, int]) -> dict[str, object]:
         "ruleId": f.code,
         "ruleIndex": index[f.code],
         "level": "error" if f.severity is Severity.ERROR else "warning",
-        "message": {"text": f.message},
+        "message": {"text": printable(f.message, keep_breaks=True)},
         "locations": [location],
     }
     if f.related:
         result["relatedLocations"] = [
             {
                 "id": number,
-                "message": {"text": r.message},
+                "message": {"text": printable(r.message, keep_breaks=True)},
                 "physicalLocation": {
                     "artifactLocation": {"uri": _uri(f.path)},
                     "region": {"startLine": r.line, "startColumn": r.column},
@@ -87,4 +89,4 @@ def render(run: Run) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(log)

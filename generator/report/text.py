@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.findings import Severity
-from generator.report import Run
+from generator.report import Run, printable
 
 
 def render(run: Run) -> str:
@@ -13,10 +13,8 @@ def render(run: Run) -> str:
         message = finding.message
         for related in finding.related:  # one finding a line: related places join the message
             message += f" ({related.message} at {related.line}:{related.column})"
-        message = message.replace("\r", "\\r").replace("\n", "\\n")
-        lines.append(
-            f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {message}{suffix}"
-        )
+        path, message = printable(finding.path), printable(message)
+        lines.append(f"{path}:{finding.line}:{finding.column}: {finding.code} {message}{suffix}")
     return "".join(line + "\n" for line in lines)
 
 
