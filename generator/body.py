@@ -13,8 +13,46 @@ from dataclasses import dataclass
 from functools import cached_property
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*?$")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+
+
+def _fence_open(line: str) -> tuple[str, str] | None:
+    """(marker, info) of an opening fence line, else None.
+
+    String operations, not a regex: a regex with two adjacent runs that can both take spaces
+    backtracks quadratically on a long line of spaces.
+    """
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or stripped[:1] not in ("`", "~"):
+        return None
+    rest = stripped.lstrip(stripped[0])
+    marker = stripped[: len(stripped) - len(rest)]
+    if len(marker) < 3 or "`" in rest:
+        return None
+    rest = rest.lstrip(" \t")
+    end = 0
+    while end < len(rest) and not rest[end].isspace():
+        end += 1
+    return marker, rest[:end]
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    """(level, title) of an ATX heading line, else None (a trailing ``#`` run is dropped).
+
+    String operations, not a regex: see :func:`_fence_open`.
+    """
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3:
+        return None
+    rest = stripped.lstrip("#")
+    level = len(stripped) - len(rest)
+    if not 1 <= level <= 6 or rest[:1] not in ("", " ", "\t"):
+        return None
+    rest = rest.lstrip(" \t")
+    title = rest.rstrip(" \t")
+    unhashed = title.rstrip("#")
+    if len(unhashed) < len(title) and unhashed[-1:] in (" ", "\t"):
+        title = unhashed.rstrip(" \t")
+    return level, title.strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +110,12 @@ class Body:
                     fences.append(Fence(info, start, content_start, pos, end, True, marker))
                     open_fence = None
             else:
-                fence = _FENCE_OPEN.match(line)
-                heading = _HEADING.match(line)
+                fence = _fence_open(line)
+                heading = _heading(line) if fence is None else None
                 if fence is not None:
-                    open_fence = (fence.group(1), fence.group(2).lower(), pos, end)
+                    open_fence = (fence[0], fence[1].lower(), pos, end)
                 elif heading is not None:
-                    level, title = len(heading.group(1)), (heading.group(2) or "").strip()
-                    headings.append(Heading(level, title, pos, end))
+                    headings.append(Heading(heading[0], heading[1], pos, end))
             pos = end
         if open_fence is not None:
             marker, info, start, content_start = open_fence

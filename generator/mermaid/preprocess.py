@@ -1,0 +1,214 @@
+"""Mermaid's text preparation before its lexer, and how label text is displayed.
+
+Steps 1, 2 and 4 of :mod:`generator.mermaid.parse`: ``preprocessDiagram`` (line ends, tag
+attribute quotes, diagram front matter, directives, ``%%`` comment lines), ``encodeEntities``
+and the decoding of labels as Mermaid shows them. Every transformation keeps a map back to the
+offsets of the input so positions point into the text the author wrote.
+
+Each pass is linear in the length of the text: the patterns Mermaid writes as regexes that
+backtrack (a run of blanks before ``%%`` tried from every line) are run as scans here.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+# JavaScript's \s (WhiteSpace + LineTerminator), written for a character class.
+_JS_WS = "\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_S = f"[{_JS_WS}]"
+_NOT_S = f"[^{_JS_WS}]"
+_DOT = "[^\n\r\u2028\u2029]"  # JavaScript's "." without the s flag
+_W = "[A-Za-z0-9_]"  # JavaScript's \w (ASCII only)
+_FLAGS = re.IGNORECASE | re.ASCII  # the grammar is %options case-insensitive
+
+_ENTITY_PLACEHOLDER_NUM = "\ufb02\u00b0\u00b0"  # ﬂ°°  stands for "&#"
+_ENTITY_PLACEHOLDER_NAMED = "\ufb02\u00b0"  # ﬂ°   stands for "&"
+_ENTITY_PLACEHOLDER_END = "\u00b6\u00df"  # ¶ß   stands for ";"
+
+
+_JS_WS_CHARS = (  # the same set, for str.strip
+    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def _js_trim(text: str) -> str:
+    """JavaScript's ``String.prototype.trim``."""
+    return text.strip(_JS_WS_CHARS)
+
+
+# --------------------------------------------------------------------------
+# Step 1 and 2: preprocessing with a map back to the original offsets.
+
+
+@dataclass(slots=True)
+class _Mapped:
+    """Text plus, for each character (and one past the end), its offset in the input."""
+
+    text: str
+    origin: list[int]
+
+    def sub(self, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str]) -> _Mapped:
+        parts: list[str] = []
+        origin: list[int] = []
+        last = 0
+        for match in pattern.finditer(self.text):
+            start, end = match.span()
+            parts.append(self.text[last:start])
+            origin.extend(self.origin[last:start])
+            new = repl(match)
+            parts.append(new)
+            if match.group(0).startswith(new):
+                origin.extend(self.origin[start : start + len(new)])
+            else:
+                origin.extend([self.origin[start]] * len(new))
+            last = end
+        parts.append(self.text[last:])
+        origin.extend(self.origin[last:])
+        return _Mapped("".join(parts), origin)
+
+    def lstrip_js(self) -> _Mapped:
+        cut = len(self.text) - len(self.text.lstrip(_JS_WS_CHARS))
+        return _Mapped(self.text[cut:], self.origin[cut:])
+
+
+class _LazyPattern:
+    """A regex compiled on first use: the full lexer's preprocessing patterns cost start-up
+    time that a lint whose diagrams all take the fast path never needs to pay."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return getattr(self._compiled, name)
+
+
+def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
+
+
+_LINE_START = "(?:(?<=[\n\r\u2028\u2029])|\\A)"  # JavaScript's ^ with the m flag
+_CRLF = _lazy("\r\n?")
+_TAG = _lazy(f"<({_W}+)([^>]*)>")
+_ATTR_QUOTES = _lazy('="([^"]*)"')
+_JS_BLANK = _JS_WS.replace("\n\x0b\x0c\r", "\x0b\x0c")  # \s without \n and \r
+_FRONT_MATTER = _lazy(
+    f"\\A([{_JS_BLANK}]*)-{{3}}{_S}*[\n\r](.*?)[\n\r]\\1-{{3}}{_S}*[\n\r]+", re.DOTALL
+)
+_DIRECTIVE = _lazy(
+    f"%{{2}}{{{_S}*(?:({_W}+){_S}*:|({_W}+)){_S}*(?:({_W}+)|((?:(?!}}%{{2}}){_DOT}|\r?\n)*))?"
+    f"{_S}*(?:}}%{{2}})?",
+    _FLAGS,
+)
+_COMMENT_LINE = _lazy(f"{_LINE_START}{_S}*%%(?!{{)[^\n]+\n?")
+_DETECT_COMMENT = _lazy(f"{_S}*%%{_DOT}*\n")
+_STYLE_SEMICOLON = _lazy(f"style{_DOT}*:{_NOT_S}*#{_DOT}*;")
+_CLASSDEF_SEMICOLON = _lazy(f"classDef{_DOT}*:{_NOT_S}*#{_DOT}*;")
+_ENTITY = _lazy(f"#({_W}+);")
+_INTEGER = _lazy(r"\+?[0-9]+\Z")
+
+
+def _preprocess(mapped: _Mapped) -> _Mapped:
+    """Mermaid's ``preprocessDiagram``: normalise, drop front matter, directives, comments."""
+    mapped = mapped.sub(_CRLF, lambda m: "\n")
+    mapped = mapped.sub(
+        _TAG,
+        lambda m: "<" + m.group(1) + _ATTR_QUOTES.sub(r"='\1'", m.group(2)) + ">",
+    )
+    mapped = mapped.sub(_FRONT_MATTER, lambda m: "")
+    mapped = mapped.sub(_DIRECTIVE, lambda m: "")
+    mapped = mapped.sub(_COMMENT_LINE, lambda m: "")
+    return mapped.lstrip_js()
+
+
+def _encode_entity(match: re.Match[str]) -> str:
+    inner = match.group(1)
+    if _INTEGER.match(inner):
+        return _ENTITY_PLACEHOLDER_NUM + inner + _ENTITY_PLACEHOLDER_END
+    return _ENTITY_PLACEHOLDER_NAMED + inner + _ENTITY_PLACEHOLDER_END
+
+
+def _encode_entities(mapped: _Mapped) -> _Mapped:
+    """Mermaid's ``encodeEntities``, quirks included.
+
+    A line ``style...:...#...;`` (or ``classDef``) loses its last ``;``.
+    """
+    mapped = mapped.sub(_STYLE_SEMICOLON, lambda m: m.group(0)[:-1])
+    mapped = mapped.sub(_CLASSDEF_SEMICOLON, lambda m: m.group(0)[:-1])
+    return mapped.sub(_ENTITY, _encode_entity)
+
+
+# --------------------------------------------------------------------------
+# Step 4: what a label shows.
+
+_BR = re.compile(f"<br{_S}*/?>", _FLAGS)
+_CHAR_REF = re.compile(r"&(?:#([0-9]+);?|#[xX]([0-9a-fA-F]+);?|[A-Za-z][A-Za-z0-9]*;?)")
+
+
+def _numeric_ref(number: int) -> str:
+    # HTML's numeric character reference rules, as a browser applies them.
+    if number == 0 or number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
+        return "\ufffd"
+    if 0x80 <= number <= 0x9F:
+        try:
+            return bytes([number]).decode("cp1252")
+        except UnicodeDecodeError:
+            return chr(number)
+    return chr(number)
+
+
+def _char_ref(match: re.Match[str]) -> str:
+    decimal, hexadecimal = match.group(1), match.group(2)
+    if decimal is not None:
+        return _numeric_ref(int(decimal) if len(decimal) < 10 else 0x110000)
+    if hexadecimal is not None:
+        return _numeric_ref(int(hexadecimal, 16) if len(hexadecimal) < 9 else 0x110000)
+    return html.unescape(match.group(0))
+
+
+def decode_display_text(raw: str) -> str:
+    """Turn label text as written in a diagram into the text Mermaid shows.
+
+    ``#59;`` / ``#quot;`` entities (and raw ``&...;`` references) are decoded,
+    ``<br>`` becomes a newline. Markdown and other HTML are left as written.
+    """
+    text = _ENTITY.sub(_encode_entity, raw)
+    return _decode_placeholders_for_display(text)
+
+
+def _decode_placeholders(text: str) -> str:
+    return (
+        text.replace(_ENTITY_PLACEHOLDER_NUM, "&#")
+        .replace(_ENTITY_PLACEHOLDER_NAMED, "&")
+        .replace(_ENTITY_PLACEHOLDER_END, ";")
+    )
+
+
+_PLACEHOLDER_PARTS = re.compile(f"{_ENTITY_PLACEHOLDER_NAMED}|{_ENTITY_PLACEHOLDER_END}")
+
+
+def _decode_placeholders_for_display(text: str) -> str:
+    shown = _CHAR_REF.sub(_char_ref, _BR.sub("\n", _decode_placeholders(text)))
+    if _PLACEHOLDER_PARTS.search(shown):
+        # Mermaid decodes placeholders a second time after DOMPurify has turned
+        # entities into characters (and escaped &, <, >): mirror that pass.
+        escaped = shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        shown = _CHAR_REF.sub(_char_ref, _decode_placeholders(escaped))
+    return shown
+
+
+def _as_written(text: str) -> str:
+    """Undo ``encodeEntities`` so an id reads as in the source (``a#59;b``)."""
+    return _ENCODED_ENTITY.sub(lambda m: f"#{m.group(1)};", text)
+
+
+_ENCODED_ENTITY = re.compile(
+    f"(?:{_ENTITY_PLACEHOLDER_NUM}|{_ENTITY_PLACEHOLDER_NAMED})({_W}+){_ENTITY_PLACEHOLDER_END}"
+)
