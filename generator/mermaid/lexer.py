@@ -9,6 +9,7 @@ they can match (see :class:`_Reach`), so lexing stays linear in the length of th
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cache
 
@@ -140,19 +141,93 @@ def _combined(rules: tuple[int, ...]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?P<r{rule}>{_RULE_SOURCES[rule]})" for rule in rules), _FLAGS)
 
 
-@cache
-def _lexer() -> tuple[dict[str, re.Pattern[str]], dict[str, dict[int, int]]]:
-    """The compiled lexer, built on first use: compiling it costs ~15 ms, which a lint of
-    diagrams that all take the fast path never pays.
+# Rules that scan to the end of a line (or of the text) before they can fail. Tried at every
+# token they make lexing quadratic, so each is only tried where it can match (see _Reach);
+# rule 68 is run as a scan (_note_end).
+_DIRECTION_RULES = frozenset((4, 5, 6, 7, 43, 44, 45, 46))
+_PSEUDO_RULES = frozenset((37, 38, 39, 40, 41, 42))
+_BRACE_RULES = frozenset((52,))
+_NOTE_END_RULE = 68
+_DIRECTION_AT = re.compile(f"direction{_S}+(?:TB|BT|RL|LR)", _FLAGS)
+_PSEUDO_AT = re.compile(r"<<(?:fork|join|choice)>>|\[\[(?:fork|join|choice)\]\]", _FLAGS)
+_BREAK_AT = re.compile("[\n\r\u2028\u2029]")  # where JavaScript's "." stops
+_WORD_TO_LINE_END = re.compile(f"{_W}+{_S}*[\n\r\u2028\u2029]", _FLAGS)
+_NOTE_END_AT = re.compile("end note\\b", _FLAGS)
 
-    Per condition: the combined pattern, and group index -> rule number (``match.lastindex``
-    is cheaper than ``lastgroup``)."""
-    combined = {name: _combined(rules) for name, rules in _CONDITIONS.items()}
-    rule_at = {
-        name: {pattern.groupindex[f"r{rule}"]: rule for rule in _CONDITIONS[name]}
-        for name, pattern in combined.items()
-    }
-    return combined, rule_at
+Pattern = tuple[re.Pattern[str], dict[int, int]]
+
+
+@cache
+def _variant(condition: str, reach: int) -> Pattern:
+    """The combined pattern of ``condition`` without the far-reaching rules ``reach`` excludes
+    (bit 1: direction, 2: fork/join/choice, 4: ``a b {``, 8: rule 68 as a regex), and group
+    index -> rule number (``match.lastindex`` is cheaper than ``lastgroup``). Compiled on
+    first use: a lint whose diagrams all take the fast path never pays for it."""
+    excluded: set[int] = set() if reach & 8 else {_NOTE_END_RULE}
+    for bit, far in ((1, _DIRECTION_RULES), (2, _PSEUDO_RULES), (4, _BRACE_RULES)):
+        if not reach & bit:
+            excluded |= far
+    rules = tuple(rule for rule in _CONDITIONS[condition] if rule not in excluded)
+    pattern = _combined(rules)
+    return pattern, {pattern.groupindex[f"r{rule}"]: rule for rule in rules}
+
+
+_GUARDED = {
+    name: any(rule in _DIRECTION_RULES | _PSEUDO_RULES | _BRACE_RULES for rule in rules)
+    for name, rules in _CONDITIONS.items()
+}
+
+
+class _Reach:
+    """Where the far-reaching rules can match, found once per text in linear time.
+
+    ``.*direction\\s+TB[^\\n]*`` matches at ``pos`` only if an occurrence of
+    ``direction\\s+TB`` starts on the same line at or after ``pos`` (likewise ``.*<<fork>>``);
+    ``\\w+\\s+\\w+.*?\\{`` only if a ``{`` follows on the line, or the line holds nothing
+    but one word after ``pos`` (the second word is then on a later line). Where a rule can
+    match, the first rule that matches consumes the rest, so each line is scanned O(1) times.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.breaks = [m.start() for m in _BREAK_AT.finditer(text)]
+        self.directions = [m.start() for m in _DIRECTION_AT.finditer(text)]
+        self.pseudos = [m.start() for m in _PSEUDO_AT.finditer(text)]
+        self.braces = [i for i, char in enumerate(text) if char == "{"]
+
+    def at(self, pos: int) -> int:
+        line_end = _after(self.breaks, pos, len(self.text))
+        reach = 0
+        if _after(self.directions, pos, line_end) < line_end:
+            reach |= 1
+        if _after(self.pseudos, pos, line_end) < line_end:
+            reach |= 2
+        if _after(self.braces, pos, line_end) < line_end or _WORD_TO_LINE_END.match(
+            self.text, pos
+        ):
+            reach |= 4
+        return reach
+
+
+def _after(positions: list[int], pos: int, default: int) -> int:
+    """The first of the sorted ``positions`` at or after ``pos`` (``default`` if none)."""
+    index = bisect_left(positions, pos)
+    return positions[index] if index < len(positions) else default
+
+
+def _note_end(text: str, pos: int) -> int | None:
+    """Where rule 68 (``[\\s\\S]*?\\n\\s*end note\\b``) ends a match at ``pos``, as a scan.
+
+    The lazy match ends at the first ``end note`` whose run of blanks before it (after
+    ``pos``) holds a line feed; the regex would rescan that run from each line feed in it.
+    """
+    for found in _NOTE_END_AT.finditer(text, pos):
+        run = found.start()
+        while run > pos and text[run - 1] in _JS_WS_CHARS:
+            run -= 1
+        if "\n" in text[run : found.start()]:
+            return found.end()
+    return None
 
 
 # fmt: off
@@ -237,9 +312,13 @@ def _act(rule: int, text: str, stack: list[str]) -> tuple[str | None, str, int]:
     raise _SyntaxError(f'a state name must be a single word: "{_js_trim(text)}"', -1)
 
 
-def _tokenize(src: str) -> tuple[list[_Token], _SyntaxError | None]:
-    """Run the jison lexer to the end; a lexical error ends the token list."""
-    combined, rule_at = _lexer()
+def _tokenize(src: str, *, guarded: bool = True) -> tuple[list[_Token], _SyntaxError | None]:
+    """Run the jison lexer to the end; a lexical error ends the token list.
+
+    ``guarded=False`` tries every rule at every position, as jison does (quadratic on long
+    lines): the tests hold both to the same tokens.
+    """
+    reach = _Reach(src) if guarded else None
     stack = ["INITIAL"]
     tokens: list[_Token] = []
     pos = 0
@@ -250,20 +329,25 @@ def _tokenize(src: str) -> tuple[list[_Token], _SyntaxError | None]:
         if pos >= end:
             done = True
         condition = stack[-1]
-        match = combined[condition].match(src, pos)
-        if match is None:
+        mask = 15 if reach is None else reach.at(pos) if _GUARDED[condition] else 7
+        pattern, rule_at = _variant(condition, mask)
+        match = pattern.match(src, pos)
+        if match is not None:
+            rule, raw = rule_at[match.lastindex or 0], match.group(0)
+        elif condition == "NOTE_TEXT" and (note_end := _note_end(src, pos)) is not None:
+            rule, raw = _NOTE_END_RULE, src[pos:note_end]
+        else:
             if pos >= end:
                 break
             return tokens, _SyntaxError("Mermaid cannot read the text here", pos)
-        rule = rule_at[condition][match.lastindex or 0]
         start = pos
         simple = _SIMPLE.get(rule)
         if simple is not None and not simple[1] and not simple[2]:  # no state change: inline
-            kind, text = simple[0], match.group(0)
+            kind, text = simple[0], raw
             consumed = len(text)
         else:
             try:
-                kind, text, consumed = _act(rule, match.group(0), stack)
+                kind, text, consumed = _act(rule, raw, stack)
             except _SyntaxError as error:
                 error.offset = start
                 return tokens, error
@@ -276,7 +360,6 @@ def _tokenize(src: str) -> tuple[list[_Token], _SyntaxError | None]:
             if kind in _DECLARING and keyword >= 0:
                 start, keyword = keyword, -1
             else:  # point at the token, not at the blanks some rules swallow first
-                raw = match.group(0)
                 start += len(raw) - len(raw.lstrip(_JS_WS_CHARS))
             tokens.append(_Token(kind, text, start))
     tokens.append(_Token("EOF", "", end))

@@ -34,8 +34,6 @@ from dataclasses import dataclass, field
 from .lexer import _SyntaxError, _Token, _tokenize
 from .model import START_END, SYNTAX_CODE, Diagram, DiagramState, Edge, Problem
 from .preprocess import (
-    _DETECT_COMMENT,
-    _S,
     _as_written,
     _decode_placeholders_for_display,
     _encode_entities,
@@ -43,6 +41,7 @@ from .preprocess import (
     _Mapped,
     _preprocess,
     decode_display_text,
+    diagram_kind,
 )
 
 __all__ = ["MERMAID_MAX_TEXT_SIZE", "decode_display_text", "parse_state_diagram"]
@@ -353,7 +352,9 @@ def parse_state_diagram(text: str) -> Diagram:
 
 _FAST_ID = "[A-Za-z][A-Za-z0-9_]*"
 _FAST_END = rf"(?:{_FAST_ID}|\[\*\])"
-_FAST_TEXT = r"[A-Za-z0-9 .,()/!?'-]*[A-Za-z0-9.,()/!?'-][A-Za-z0-9 .,()/!?'-]*"
+# One run, checked for a non-blank afterwards: ``[set]*[set-without-space][set]*`` would
+# backtrack quadratically over a long label that fails at its end.
+_FAST_TEXT = r"[A-Za-z0-9 .,()/!?'-]*"
 _FAST_LINE = re.compile(
     rf"(?P<blank> *)$"
     rf'| *(?P<kw>state) +"(?P<name>{_FAST_TEXT})" +as +(?P<alias>{_FAST_ID}) *$'
@@ -367,6 +368,9 @@ _FAST_RESERVED = re.compile(
     r"|root_(?:start|end)\Z|hide|stateDiagram|fork|join|choice|concurrent",
     re.IGNORECASE,
 )
+
+
+_TEXTS = ("name", "text")
 
 
 def _fast(text: str) -> Diagram | None:
@@ -390,6 +394,10 @@ def _fast(text: str) -> Diagram | None:
             return None
         if match.group("blank") is not None:
             continue
+        if any(
+            match.group(group) is not None and not match.group(group).strip(" ") for group in _TEXTS
+        ):
+            return None  # a blank name or label: not a plain shape
         if match.group("kw") is not None:
             alias = match.group("alias")
             if _FAST_RESERVED.match(alias):
@@ -445,21 +453,40 @@ def _assemble(
     for message, offset in built.problems:
         line, column = place(offset)
         problems.append(Problem(message, line, column, SYNTAX_CODE))
-    if _utf16_length(shown_text) > MERMAID_MAX_TEXT_SIZE:
-        problems.append(
-            Problem(
-                f"the diagram is longer than Mermaid's maxTextSize ({MERMAID_MAX_TEXT_SIZE}); "
-                "Mermaid shows an error instead of it",
-                1,
-                1,
-                SYNTAX_CODE,
-            )
-        )
+    if _utf16_length(shown_text) > MERMAID_MAX_TEXT_SIZE:  # pragma: no cover - _too_long
+        problems.append(_too_long_problem())
     problems.sort(key=lambda problem: (problem.line, problem.column))
     return Diagram(kind, tuple(states), tuple(edges), tuple(problems), rejected)
 
 
+def _too_long(text: str) -> Diagram | None:
+    """A finding instead of a parse for a diagram past Mermaid's ``maxTextSize``.
+
+    Mermaid measures the text after its preprocessing (comments and directives removed), so a
+    text longer than the limit is preprocessed (linear) and measured again before giving up.
+    """
+    if _utf16_length(text) <= MERMAID_MAX_TEXT_SIZE:
+        return None
+    shown = _preprocess(_preprocess(_Mapped(text, list(range(len(text) + 1))))).text
+    if _utf16_length(shown) <= MERMAID_MAX_TEXT_SIZE:
+        return None
+    return Diagram("", (), (), (_too_long_problem(),), rejected=True)
+
+
+def _too_long_problem() -> Problem:
+    return Problem(
+        f"the diagram is longer than Mermaid's maxTextSize ({MERMAID_MAX_TEXT_SIZE}); "
+        "Mermaid shows an error instead of it",
+        1,
+        1,
+        SYNTAX_CODE,
+    )
+
+
 def _parse(text: str) -> Diagram:
+    too_long = _too_long(text)
+    if too_long is not None:
+        return too_long
     fast = _fast(text)
     if fast is not None:
         return fast
@@ -474,12 +501,7 @@ def _parse_full(text: str) -> Diagram:
         clamped = min(max(offset, 0), len(mapped.origin) - 1)
         return _position(lines, mapped.origin[clamped])
 
-    detect = _DETECT_COMMENT.sub("\n", mapped.text)
-    kind = ""
-    if re.match(f"{_S}*stateDiagram-v2", detect):
-        kind = "stateDiagram-v2"
-    elif re.match(f"{_S}*stateDiagram", detect):
-        kind = "stateDiagram"
+    kind = diagram_kind(mapped.text)
     if not kind:
         line, column = at(0)
         return Diagram(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -52,11 +52,17 @@ class _Mapped:
     text: str
     origin: list[int]
 
-    def sub(self, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str]) -> _Mapped:
+    def sub(
+        self,
+        pattern: re.Pattern[str],
+        repl: Callable[[re.Match[str]], str],
+        endpos: int | None = None,
+    ) -> _Mapped:
         parts: list[str] = []
         origin: list[int] = []
         last = 0
-        for match in pattern.finditer(self.text):
+        size = len(self.text)
+        for match in pattern.finditer(self.text, 0, size if endpos is None else endpos):
             start, end = match.span()
             parts.append(self.text[last:start])
             origin.extend(self.origin[last:start])
@@ -66,6 +72,19 @@ class _Mapped:
                 origin.extend(self.origin[start : start + len(new)])
             else:
                 origin.extend([self.origin[start]] * len(new))
+            last = end
+        parts.append(self.text[last:])
+        origin.extend(self.origin[last:])
+        return _Mapped("".join(parts), origin)
+
+    def cut(self, spans: Iterable[tuple[int, int]]) -> _Mapped:
+        """The text without the given (sorted, disjoint) spans."""
+        parts: list[str] = []
+        origin: list[int] = []
+        last = 0
+        for start, end in spans:
+            parts.append(self.text[last:start])
+            origin.extend(self.origin[last:start])
             last = end
         parts.append(self.text[last:])
         origin.extend(self.origin[last:])
@@ -94,7 +113,7 @@ def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
 
 
-_LINE_START = "(?:(?<=[\n\r\u2028\u2029])|\\A)"  # JavaScript's ^ with the m flag
+_BREAKS = "\n\r\u2028\u2029"  # JavaScript's line terminators (where "." and "^" stop)
 _CRLF = _lazy("\r\n?")
 _TAG = _lazy(f"<({_W}+)([^>]*)>")
 _ATTR_QUOTES = _lazy('="([^"]*)"')
@@ -107,10 +126,6 @@ _DIRECTIVE = _lazy(
     f"{_S}*(?:}}%{{2}})?",
     _FLAGS,
 )
-_COMMENT_LINE = _lazy(f"{_LINE_START}{_S}*%%(?!{{)[^\n]+\n?")
-_DETECT_COMMENT = _lazy(f"{_S}*%%{_DOT}*\n")
-_STYLE_SEMICOLON = _lazy(f"style{_DOT}*:{_NOT_S}*#{_DOT}*;")
-_CLASSDEF_SEMICOLON = _lazy(f"classDef{_DOT}*:{_NOT_S}*#{_DOT}*;")
 _ENTITY = _lazy(f"#({_W}+);")
 _INTEGER = _lazy(r"\+?[0-9]+\Z")
 
@@ -118,14 +133,65 @@ _INTEGER = _lazy(r"\+?[0-9]+\Z")
 def _preprocess(mapped: _Mapped) -> _Mapped:
     """Mermaid's ``preprocessDiagram``: normalise, drop front matter, directives, comments."""
     mapped = mapped.sub(_CRLF, lambda m: "\n")
-    mapped = mapped.sub(
+    mapped = mapped.sub(  # a tag needs a ">": searching past the last one cannot match
         _TAG,
         lambda m: "<" + m.group(1) + _ATTR_QUOTES.sub(r"='\1'", m.group(2)) + ">",
+        mapped.text.rfind(">") + 1,
     )
     mapped = mapped.sub(_FRONT_MATTER, lambda m: "")
     mapped = mapped.sub(_DIRECTIVE, lambda m: "")
-    mapped = mapped.sub(_COMMENT_LINE, lambda m: "")
+    mapped = mapped.cut(_comment_lines(mapped.text))
     return mapped.lstrip_js()
+
+
+def _line_start(text: str, at: int) -> bool:
+    return at == 0 or text[at - 1] in _BREAKS
+
+
+def _comment_lines(text: str) -> Iterator[tuple[int, int]]:
+    """The matches of Mermaid's ``/^\\s*%%(?!{)[^\\n]+\\n?/gm``, found by a scan.
+
+    As a regex it is tried at every line start and its ``\\s*`` runs over all the blank
+    lines that follow before it fails: quadratic in a run of blank lines. A match is the
+    earliest line start (not before the previous match) from which only blanks lead to the
+    ``%%``, so each blank is looked at once.
+    """
+    pos = 0
+    while (mark := text.find("%%", pos)) >= 0:
+        start = mark
+        while start > pos and text[start - 1] in _JS_WS_CHARS:
+            start -= 1
+        line = next((at for at in range(start, mark + 1) if _line_start(text, at)), -1)
+        tail = mark + 2
+        if line < 0 or text[tail : tail + 1] in ("", "\n", "{"):
+            pos = mark + 1
+            continue
+        newline = text.find("\n", tail)
+        end = len(text) if newline < 0 else newline + 1
+        yield line, end
+        pos = end
+
+
+def diagram_kind(text: str) -> str:
+    """``stateDiagram-v2``, ``stateDiagram`` or "": Mermaid's detector, which first turns
+    every ``\\s*%%.*\\n`` into a line feed (done here as one scan from the start, the only
+    place the result is looked at)."""
+    pos, size = 0, len(text)
+    while True:
+        while pos < size and text[pos] in _JS_WS_CHARS:
+            pos += 1
+        if not text.startswith("%%", pos):
+            break
+        end = pos + 2
+        while end < size and text[end] not in _BREAKS:
+            end += 1
+        if end >= size or text[end] != "\n":
+            return ""
+        pos = end + 1
+    for kind in ("stateDiagram-v2", "stateDiagram"):
+        if text.startswith(kind, pos):
+            return kind
+    return ""
 
 
 def _encode_entity(match: re.Match[str]) -> str:
@@ -140,9 +206,35 @@ def _encode_entities(mapped: _Mapped) -> _Mapped:
 
     A line ``style...:...#...;`` (or ``classDef``) loses its last ``;``.
     """
-    mapped = mapped.sub(_STYLE_SEMICOLON, lambda m: m.group(0)[:-1])
-    mapped = mapped.sub(_CLASSDEF_SEMICOLON, lambda m: m.group(0)[:-1])
+    for word in ("style", "classDef"):
+        mapped = mapped.cut((at, at + 1) for at in _lost_semicolons(mapped.text, word))
     return mapped.sub(_ENTITY, _encode_entity)
+
+
+def _lost_semicolons(text: str, word: str) -> Iterator[int]:
+    """The ``;`` that Mermaid's ``/word.*:\\S*#.*;/g`` drops, one scan per line.
+
+    As a regex it backtracks over every ``:`` and ``;`` of the line from every ``word``.
+    Per line: the first ``word``; a ``#`` before the line's last ``;`` with a ``:`` before
+    it (after the word) and only non-blanks between them; then that last ``;`` goes.
+    """
+    pos = 0
+    while (found := text.find(word, pos)) >= 0:
+        line_end = found
+        while line_end < len(text) and text[line_end] not in _BREAKS:
+            line_end += 1
+        semicolon = text.rfind(";", found + len(word), line_end)
+        colon = -1  # the last ":" in the current run of non-blanks
+        for at in range(found + len(word), max(semicolon, found)):
+            char = text[at]
+            if char in _JS_WS_CHARS:
+                colon = -1
+            elif char == "#" and colon >= 0:
+                yield semicolon
+                break
+            elif char == ":":
+                colon = at
+        pos = line_end + 1
 
 
 # --------------------------------------------------------------------------
