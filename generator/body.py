@@ -12,6 +12,9 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+#: The heading of the section that holds the diagram.
+LIFECYCLE = "The Lifecycle"
+
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
 
 
@@ -131,12 +134,39 @@ class Body:
         return self._scan[1]
 
     @cached_property
+    def state_diagrams(self) -> tuple[Fence, ...]:
+        """Every ``mermaid`` fence that holds a state diagram (other diagrams are not ours)."""
+        return tuple(
+            fence
+            for fence in self.fences
+            if fence.info == "mermaid"
+            and _first_statement(fence.content(self.text)).startswith("statediagram")
+        )
+
+    @cached_property
     def mermaid(self) -> Fence | None:
-        """The first ``mermaid`` fence that holds a state diagram (other diagrams are not ours)."""
-        for fence in self.fences:
-            first = _first_statement(fence.content(self.text))
-            if fence.info == "mermaid" and first.startswith("statediagram"):
-                return fence
+        """The authoritative state diagram: the first in ``## The Lifecycle``, else the first.
+
+        The others are reported (SD307), never checked against the front matter: two
+        diagrams of one lifecycle can only disagree.
+        """
+        section = self.lifecycle
+        inside = [
+            fence
+            for fence in self.state_diagrams
+            if section is not None and section[0] <= fence.start < section[1]
+        ]
+        found = inside or list(self.state_diagrams)
+        return found[0] if found else None
+
+    @cached_property
+    def lifecycle(self) -> tuple[int, int] | None:
+        """Offsets of the ``## The Lifecycle`` section (to the next heading of level 1-2)."""
+        headings = self.headings
+        for index, heading in enumerate(headings):
+            if heading.level == 2 and heading.text.casefold() == LIFECYCLE.casefold():
+                end = next((h.start for h in headings[index + 1 :] if h.level <= 2), len(self.text))
+                return heading.start, end
         return None
 
 

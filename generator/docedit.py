@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from generator.body import Fence
+from generator.body import LIFECYCLE, Fence
 from generator.document import Document
 from generator.mermaid.model import START_END
 from generator.source import BOM, decode
@@ -27,7 +27,7 @@ from generator.source import BOM, decode
 DRIFT = ("SD303", "SD304", "SD305")
 #: What a rewritten document must not have at all: the findings a rewrite exists to repair.
 REPAIRED = ("SD301", "SD302", *DRIFT)
-_HEADING = "The Lifecycle"
+_HEADING = LIFECYCLE
 
 
 @dataclass(frozen=True)
