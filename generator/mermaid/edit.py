@@ -53,10 +53,7 @@ def edit_lines(
         and (src != START_END or any(edge.src == START_END for edge in diagram.edges))
         and (dst != START_END or any(edge.dst == START_END for edge in diagram.edges))
     ]
-    drawn = {name for key in kept for name in key} | {
-        state.name for state in diagram.states if state.line not in drop
-    }
-    statements = _statements(diagram, names, missing, drawn)
+    statements = _statements(diagram, missing)
     kept_lines = [edge.line for edge in diagram.edges if edge.line not in drop]
     dropped_lines = [edge.line for edge in diagram.edges if edge.line in drop]
     # After the last edge that stays, else where the first edge that went was, else the header.
@@ -101,16 +98,17 @@ def _dropped(
     return drop, kept
 
 
-def _statements(
-    diagram: Diagram, names: Sequence[str], missing: list[tuple[str, str]], drawn: set[str]
-) -> list[str]:
-    """The lines to add: aliases for names that need one, lone states, missing edges."""
+def _statements(diagram: Diagram, missing: list[tuple[str, str]]) -> list[str]:
+    """The lines to add: an alias for each new name that needs one, then the missing edges.
+
+    A state that is in the spec but drawn nowhere is not added: the drift rules compare
+    edges, and a diff should only show what the spec change asks for.
+    """
     ids = {state.name: state.id for state in reversed(diagram.states)}
+    ids[START_END] = START_END
     taken = {state.id for state in diagram.states}
-    in_edges = {name for key in missing for name in key if name != START_END}
-    needed = [name for name in names if name in in_edges or name not in drawn]
     declarations: list[str] = []
-    for name in needed:
+    for name in dict.fromkeys(name for key in missing for name in key):
         if name in ids:
             continue
         if plain_id(name) and name not in taken:
@@ -119,11 +117,4 @@ def _statements(
             ids[name] = fresh_alias(taken)
             declarations.append(f'state "{escape_name(name)}" as {ids[name]}')
         taken.add(ids[name])
-    declared = {line.rsplit(" ", 1)[-1] for line in declarations}
-    lone = [
-        ids[name]
-        for name in names
-        if name not in drawn and name not in in_edges and ids[name] not in declared
-    ]
-    ids[START_END] = START_END
-    return declarations + lone + [f"{ids[src]} --> {ids[dst]}" for src, dst in missing]
+    return declarations + [f"{ids[src]} --> {ids[dst]}" for src, dst in missing]
