@@ -194,19 +194,25 @@ class _Reach:
         self.directions = [m.start() for m in _DIRECTION_AT.finditer(text)]
         self.pseudos = [m.start() for m in _PSEUDO_AT.finditer(text)]
         self.braces = [i for i, char in enumerate(text) if char == "{"]
+        self._reach = 0
+        self._through = -1  # the answer holds for positions up to here
 
-    def at(self, pos: int) -> int:
-        line_end = _after(self.breaks, pos, len(self.text))
-        reach = 0
-        if _after(self.directions, pos, line_end) < line_end:
-            reach |= 1
-        if _after(self.pseudos, pos, line_end) < line_end:
-            reach |= 2
-        if _after(self.braces, pos, line_end) < line_end or _WORD_TO_LINE_END.match(
-            self.text, pos
-        ):
-            reach |= 4
+    def at(self, pos: int, condition: str) -> int:
+        """The mask of far-reaching rules worth trying at ``pos`` (see :func:`_variant`)."""
+        if pos > self._through:
+            # Constant until pos passes the next line break or the next occurrence.
+            line_end = _after(self.breaks, pos, len(self.text))
+            marks = [_after(found, pos, line_end) for found in self._marks()]
+            self._through = min([line_end, *marks])
+            bits = zip((1, 2, 4), marks, strict=True)
+            self._reach = sum(bit for bit, mark in bits if mark < line_end)
+        reach = self._reach
+        if condition == "STATE" and not reach & 4 and _WORD_TO_LINE_END.match(self.text, pos):
+            reach |= 4  # `a` alone on its line: `a b {` may continue on the next one
         return reach
+
+    def _marks(self) -> tuple[list[int], list[int], list[int]]:
+        return self.directions, self.pseudos, self.braces
 
 
 def _after(positions: list[int], pos: int, default: int) -> int:
@@ -329,7 +335,7 @@ def _tokenize(src: str, *, guarded: bool = True) -> tuple[list[_Token], _SyntaxE
         if pos >= end:
             done = True
         condition = stack[-1]
-        mask = 15 if reach is None else reach.at(pos) if _GUARDED[condition] else 7
+        mask = 15 if reach is None else reach.at(pos, condition) if _GUARDED[condition] else 7
         pattern, rule_at = _variant(condition, mask)
         match = pattern.match(src, pos)
         if match is not None:
