@@ -10,12 +10,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 #: The heading of the section that holds the diagram.
 LIFECYCLE = "The Lifecycle"
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
+_LINE_START = r"(?:^|(?<=[\r\n]))"  # LF, CRLF and a lone CR end a line
+# A line that may open a fence or be a heading: up to three spaces, then ` ~ or #.
+_CANDIDATE = re.compile(_LINE_START + r" {0,3}[`~#]")
+
+
+@cache
+def _closing(char: str, count: int) -> re.Pattern[str]:
+    """A line that closes a fence opened with ``count`` times ``char``."""
+    return re.compile(
+        _LINE_START + r" {0,3}" + re.escape(char) + f"{{{count},}}" + r"[ \t]*(?=[\r\n]|\Z)"
+    )
 
 
 def _fence_open(line: str) -> tuple[str, str] | None:
@@ -89,40 +100,40 @@ class Body:
 
     @cached_property
     def _scan(self) -> tuple[tuple[Heading, ...], tuple[Fence, ...]]:
+        """One pass; lines that cannot open a fence or a heading (and a fence's content) are
+        skipped by a regex search, so the cost per line is C's, not Python's."""
         headings: list[Heading] = []
         fences: list[Fence] = []
         text = self.text
         pos = self.offset
-        open_fence: tuple[str, str, int, int] | None = None  # marker, info, start, content_start
-        while pos < len(text):
+        while (candidate := _CANDIDATE.search(text, pos)) is not None:
+            pos = candidate.start()
             match = _LINE.match(text, pos)
             assert match is not None
             end = match.end()
-            if end == pos:  # pragma: no cover - _LINE always consumes at end of text
-                break
             line = match.group().rstrip("\r\n")
-            if open_fence is not None:
-                marker = open_fence[0]
-                stripped = line.lstrip(" ")
-                if (
-                    len(line) - len(stripped) <= 3
-                    and stripped.rstrip(" \t") == marker[0] * len(stripped.rstrip(" \t"))
-                    and len(stripped.rstrip(" \t")) >= len(marker)
-                ):
-                    marker, info, start, content_start = open_fence
-                    fences.append(Fence(info, start, content_start, pos, end, True, marker))
-                    open_fence = None
+            fence = _fence_open(line)
+            if fence is not None:
+                marker, info = fence
+                closing = _closing(marker[0], len(marker)).search(text, end)
+                if closing is None:
+                    fences.append(
+                        Fence(info.lower(), pos, end, len(text), len(text), False, marker)
+                    )
+                    break
+                close_end = _LINE.match(text, closing.start())
+                assert close_end is not None
+                fences.append(
+                    Fence(info.lower(), pos, end, closing.start(), close_end.end(), True, marker)
+                )
+                end = close_end.end()
             else:
-                fence = _fence_open(line)
-                heading = _heading(line) if fence is None else None
-                if fence is not None:
-                    open_fence = (fence[0], fence[1].lower(), pos, end)
-                elif heading is not None:
+                heading = _heading(line)
+                if heading is not None:
                     headings.append(Heading(heading[0], heading[1], pos, end))
+            if end == pos:  # pragma: no cover - only an empty last line matches empty
+                break
             pos = end
-        if open_fence is not None:
-            marker, info, start, content_start = open_fence
-            fences.append(Fence(info, start, content_start, len(text), len(text), False, marker))
         return tuple(headings), tuple(fences)
 
     @property

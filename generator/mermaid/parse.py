@@ -467,7 +467,7 @@ def _too_long(text: str) -> Diagram | None:
     """
     if _utf16_length(text) <= MERMAID_MAX_TEXT_SIZE:
         return None
-    shown = _preprocess(_preprocess(_Mapped(text, list(range(len(text) + 1))))).text
+    shown = _preprocess(_preprocess(_Mapped(text, None))).text
     if _utf16_length(shown) <= MERMAID_MAX_TEXT_SIZE:
         return None
     return Diagram("", (), (), (_too_long_problem(),), rejected=True)
@@ -496,14 +496,12 @@ def _parse(text: str) -> Diagram:
 def _parse_full(text: str) -> Diagram:
     lines = _line_starts(text)
     mapped = _preprocess(_preprocess(_Mapped(text, list(range(len(text) + 1)))))
-
-    def at(offset: int) -> tuple[int, int]:
-        clamped = min(max(offset, 0), len(mapped.origin) - 1)
-        return _position(lines, mapped.origin[clamped])
+    assert mapped.origin is not None
+    first = mapped.origin[0]
 
     kind = diagram_kind(mapped.text)
     if not kind:
-        line, column = at(0)
+        line, column = _position(lines, first)
         return Diagram(
             "",
             (),
@@ -520,9 +518,9 @@ def _parse_full(text: str) -> Diagram:
         )
 
     encoded = _encode_entities(mapped)
-    source = _Mapped(
-        encoded.text + "\n", [*encoded.origin[:-1], encoded.origin[-1], encoded.origin[-1]]
-    )
+    assert encoded.origin is not None
+    origin = [*encoded.origin, encoded.origin[-1]]  # and the line feed added at the end
+    source = _Mapped(encoded.text + "\n", origin)
     tokens, lex_error = _tokenize(source.text)
     parser = _Parser(tokens, lex_error)
     problems: list[Problem] = []
@@ -530,12 +528,12 @@ def _parse_full(text: str) -> Diagram:
     try:
         parser.diagram()
     except _SyntaxError as error:
-        offset = source.origin[min(error.offset, len(source.origin) - 1)]
+        offset = origin[min(error.offset, len(origin) - 1)]
         line, column = _position(lines, offset)
         problems.append(Problem(error.message, line, column, SYNTAX_CODE))
         rejected = True
 
     def place(offset: int) -> tuple[int, int]:
-        return _position(lines, source.origin[min(offset, len(source.origin) - 1)])
+        return _position(lines, origin[min(offset, len(origin) - 1)])
 
     return _assemble(kind, parser.out, place, problems, rejected, mapped.text)

@@ -47,10 +47,14 @@ def _js_trim(text: str) -> str:
 
 @dataclass(slots=True)
 class _Mapped:
-    """Text plus, for each character (and one past the end), its offset in the input."""
+    """Text plus, for each character (and one past the end), its offset in the input.
+
+    ``origin`` None: positions are not wanted (measuring the size Mermaid sees), which
+    saves copying a list of offsets per pass.
+    """
 
     text: str
-    origin: list[int]
+    origin: list[int] | None
 
     def sub(
         self,
@@ -58,23 +62,31 @@ class _Mapped:
         repl: Callable[[re.Match[str]], str],
         endpos: int | None = None,
     ) -> _Mapped:
+        size = len(self.text)
+        matches = pattern.finditer(self.text, 0, size if endpos is None else endpos)
         parts: list[str] = []
+        if self.origin is None:
+            last = 0
+            for match in matches:
+                parts += (self.text[last : match.start()], repl(match))
+                last = match.end()
+            return _Mapped("".join(parts) + self.text[last:], None)
+        old = self.origin
         origin: list[int] = []
         last = 0
-        size = len(self.text)
-        for match in pattern.finditer(self.text, 0, size if endpos is None else endpos):
+        for match in matches:
             start, end = match.span()
             parts.append(self.text[last:start])
-            origin.extend(self.origin[last:start])
+            origin.extend(old[last:start])
             new = repl(match)
             parts.append(new)
             if match.group(0).startswith(new):
-                origin.extend(self.origin[start : start + len(new)])
+                origin.extend(old[start : start + len(new)])
             else:
-                origin.extend([self.origin[start]] * len(new))
+                origin.extend([old[start]] * len(new))
             last = end
         parts.append(self.text[last:])
-        origin.extend(self.origin[last:])
+        origin.extend(old[last:])
         return _Mapped("".join(parts), origin)
 
     def cut(self, spans: Iterable[tuple[int, int]]) -> _Mapped:
@@ -84,15 +96,18 @@ class _Mapped:
         last = 0
         for start, end in spans:
             parts.append(self.text[last:start])
-            origin.extend(self.origin[last:start])
+            if self.origin is not None:
+                origin.extend(self.origin[last:start])
             last = end
         parts.append(self.text[last:])
+        if self.origin is None:
+            return _Mapped("".join(parts), None)
         origin.extend(self.origin[last:])
         return _Mapped("".join(parts), origin)
 
     def lstrip_js(self) -> _Mapped:
         cut = len(self.text) - len(self.text.lstrip(_JS_WS_CHARS))
-        return _Mapped(self.text[cut:], self.origin[cut:])
+        return _Mapped(self.text[cut:], None if self.origin is None else self.origin[cut:])
 
 
 class _LazyPattern:
