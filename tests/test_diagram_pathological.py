@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pathological import BODIES, EXPECTED
 
-from generator.body import _fence_open, _heading
+from generator.body import Body, _fence_open, _heading
 from generator.mermaid import parse_state_diagram
 from generator.mermaid.lexer import _tokenize
 from generator.mermaid.preprocess import (
@@ -109,3 +109,53 @@ def test_markdown_line_scans_match_the_former_regexes(text: str) -> None:
         None if heading is None else (len(heading.group(1)), (heading.group(2) or "").strip())
     )
     assert _heading(text) == expected
+
+
+Scan = tuple[list[tuple[int, str, int, int]], list[tuple[str, int, int, int, int, bool, str]]]
+
+
+def reference_scan(text: str, offset: int) -> Scan:
+    """The scanner as it was: every line in Python, with the former regexes."""
+    headings: list[tuple[int, str, int, int]] = []
+    fences: list[tuple[str, int, int, int, int, bool, str]] = []
+    open_fence: tuple[str, str, int, int] | None = None
+    for match in re.finditer(r"[^\r\n]*(?:\r\n?|\n|$)", text[offset:]):
+        start, end = offset + match.start(), offset + match.end()
+        if start == end and start == len(text):
+            break
+        line = match.group().rstrip("\r\n")
+        if open_fence is not None:
+            marker, info, begin, content = open_fence
+            stripped = line.lstrip(" ")
+            body = stripped.rstrip(" \t")
+            closes = body == marker[0] * len(body) and len(body) >= len(marker)
+            if len(line) - len(stripped) <= 3 and closes:
+                fences.append((info, begin, content, start, end, True, marker))
+                open_fence = None
+        elif fence := FENCE_OPEN.match(line):
+            open_fence = (fence.group(1), fence.group(2).lower(), start, end)
+        elif heading := HEADING.match(line):
+            headings.append((len(heading.group(1)), (heading.group(2) or "").strip(), start, end))
+    if open_fence is not None:
+        marker, info, begin, content = open_fence
+        fences.append((info, begin, content, len(text), len(text), False, marker))
+    return headings, fences
+
+
+document_lines = st.lists(
+    st.sampled_from(["```", "~~~", "````", "`", "# a", "## b #", "   ", "    ", "x", "mermaid"])
+    | st.sampled_from(["\n", "\r\n", "\r", " ", "\t", "~"]),
+    max_size=25,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(document_lines)
+def test_the_markdown_scan_skips_lines_without_changing_what_it_finds(text: str) -> None:
+    body = Body(text, 0)
+    headings = [(h.level, h.text, h.start, h.end) for h in body.headings]
+    fences = [
+        (f.info, f.start, f.content_start, f.content_end, f.end, f.closed, f.marker)
+        for f in body.fences
+    ]
+    assert (headings, fences) == reference_scan(text, 0)

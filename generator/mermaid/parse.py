@@ -326,7 +326,10 @@ def _position(line_starts: list[int], offset: int) -> tuple[int, int]:
 
 
 def _utf16_length(text: str) -> int:
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+    """Length in UTF-16 code units, as JavaScript counts (measured in C: texts can be large)."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def parse_state_diagram(text: str) -> Diagram:
