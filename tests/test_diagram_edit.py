@@ -240,3 +240,10 @@ def test_write_then_check_is_clean_and_a_second_write_changes_nothing(
     assert main(["diagram", "--write"]) == 0
     assert spec.read_bytes() == written
     assert HEADER.splitlines()[0] in written.decode()
+
+
+def test_the_id_root_is_reported_and_never_written_bare() -> None:
+    """Mermaid's own root id: Mermaid drops such a state or fails to draw (node oracle)."""
+    diagram = parse_state_diagram("stateDiagram-v2\n  root --> a\n")
+    assert not diagram.ok and "'root'" in diagram.problems[0].message
+    assert not plain_id("root")

@@ -83,6 +83,14 @@ class _Builder:
                         offset,
                     )
                 )
+            elif state_id == "root":
+                self.problems.append(
+                    (
+                        "the id 'root' is Mermaid's own name for the whole diagram (Mermaid drops "
+                        "or fails to draw such a state); use another id",
+                        offset,
+                    )
+                )
         return state_id
 
 

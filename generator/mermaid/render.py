@@ -227,7 +227,7 @@ def _template() -> jinja2.Template:
 # treats specially; a name starting with one is never written as a bare id.
 _KEYWORD_PREFIX = re.compile(
     r"state|note|class|style|default|click|href|scale|direction|acc|end|as\Z|left|right|of\Z"
-    r"|root_(?:start|end)\Z|hide|stateDiagram|fork|join|choice|concurrent",
+    r"|root|hide|stateDiagram|fork|join|choice|concurrent",
     re.IGNORECASE,
 )
 # ASCII letters and digits, ``_`` only between them (never Markdown emphasis).
