@@ -8,10 +8,11 @@ Shape (deterministic, spec order)::
       s0 --> s1 : <label>           transitions (label only when given)
       s1 --> [*]                    terminal states
 
-States are always ``sN`` aliases: a spec name is never used as a Mermaid id,
-because ids cannot hold spaces, ``-`` or ``:``, and ``note``, ``class``,
-``default``, ``state`` ... are keywords or vanish (see
-``shared/notes/mermaid.md``). All human text sits in the quoted name or after
+By default states are ``sN`` aliases: ids cannot hold spaces, ``-`` or ``:``, and
+``note``, ``class``, ``default``, ``state``, ``root`` ... are keywords or vanish.
+With ``plain_ids`` (what ``diagram --write`` uses, the style people write by
+hand) a name that :func:`plain_id` accepts is its own id and only the others get
+an alias. All human text sits in the quoted name or after
 `` : `` and is escaped with Mermaid's decimal entities ``#N;``, which Mermaid
 turns into ``&#N;`` after lexing, so the lexer never sees the character and the
 HTML label shows it literally.
