@@ -10,11 +10,63 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
+
+#: The heading of the section that holds the diagram.
+LIFECYCLE = "The Lifecycle"
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*?$")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_LINE_START = r"(?:^|(?<=[\r\n]))"  # LF, CRLF and a lone CR end a line
+# A line that may open a fence or be a heading: up to three spaces, then ` ~ or #.
+_CANDIDATE = re.compile(_LINE_START + r" {0,3}[`~#]")
+
+
+@cache
+def _closing(char: str, count: int) -> re.Pattern[str]:
+    """A line that closes a fence opened with ``count`` times ``char``."""
+    return re.compile(
+        _LINE_START + r" {0,3}" + re.escape(char) + f"{{{count},}}" + r"[ \t]*(?=[\r\n]|\Z)"
+    )
+
+
+def _fence_open(line: str) -> tuple[str, str] | None:
+    """(marker, info) of an opening fence line, else None.
+
+    String operations, not a regex: a regex with two adjacent runs that can both take spaces
+    backtracks quadratically on a long line of spaces.
+    """
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or stripped[:1] not in ("`", "~"):
+        return None
+    rest = stripped.lstrip(stripped[0])
+    marker = stripped[: len(stripped) - len(rest)]
+    if len(marker) < 3 or "`" in rest:
+        return None
+    rest = rest.lstrip(" \t")
+    end = 0
+    while end < len(rest) and not rest[end].isspace():
+        end += 1
+    return marker, rest[:end]
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    """(level, title) of an ATX heading line, else None (a trailing ``#`` run is dropped).
+
+    String operations, not a regex: see :func:`_fence_open`.
+    """
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3:
+        return None
+    rest = stripped.lstrip("#")
+    level = len(stripped) - len(rest)
+    if not 1 <= level <= 6 or rest[:1] not in ("", " ", "\t"):
+        return None
+    rest = rest.lstrip(" \t")
+    title = rest.rstrip(" \t")
+    unhashed = title.rstrip("#")
+    if len(unhashed) < len(title) and unhashed[-1:] in (" ", "\t"):
+        title = unhashed.rstrip(" \t")
+    return level, title.strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,41 +100,40 @@ class Body:
 
     @cached_property
     def _scan(self) -> tuple[tuple[Heading, ...], tuple[Fence, ...]]:
+        """One pass; lines that cannot open a fence or a heading (and a fence's content) are
+        skipped by a regex search, so the cost per line is C's, not Python's."""
         headings: list[Heading] = []
         fences: list[Fence] = []
         text = self.text
         pos = self.offset
-        open_fence: tuple[str, str, int, int] | None = None  # marker, info, start, content_start
-        while pos < len(text):
+        while (candidate := _CANDIDATE.search(text, pos)) is not None:
+            pos = candidate.start()
             match = _LINE.match(text, pos)
             assert match is not None
             end = match.end()
-            if end == pos:  # pragma: no cover - _LINE always consumes at end of text
-                break
             line = match.group().rstrip("\r\n")
-            if open_fence is not None:
-                marker = open_fence[0]
-                stripped = line.lstrip(" ")
-                if (
-                    len(line) - len(stripped) <= 3
-                    and stripped.rstrip(" \t") == marker[0] * len(stripped.rstrip(" \t"))
-                    and len(stripped.rstrip(" \t")) >= len(marker)
-                ):
-                    marker, info, start, content_start = open_fence
-                    fences.append(Fence(info, start, content_start, pos, end, True, marker))
-                    open_fence = None
+            fence = _fence_open(line)
+            if fence is not None:
+                marker, info = fence
+                closing = _closing(marker[0], len(marker)).search(text, end)
+                if closing is None:
+                    fences.append(
+                        Fence(info.lower(), pos, end, len(text), len(text), False, marker)
+                    )
+                    break
+                close_end = _LINE.match(text, closing.start())
+                assert close_end is not None
+                fences.append(
+                    Fence(info.lower(), pos, end, closing.start(), close_end.end(), True, marker)
+                )
+                end = close_end.end()
             else:
-                fence = _FENCE_OPEN.match(line)
-                heading = _HEADING.match(line)
-                if fence is not None:
-                    open_fence = (fence.group(1), fence.group(2).lower(), pos, end)
-                elif heading is not None:
-                    level, title = len(heading.group(1)), (heading.group(2) or "").strip()
-                    headings.append(Heading(level, title, pos, end))
+                heading = _heading(line)
+                if heading is not None:
+                    headings.append(Heading(heading[0], heading[1], pos, end))
+            if end == pos:  # pragma: no cover - only an empty last line matches empty
+                break
             pos = end
-        if open_fence is not None:
-            marker, info, start, content_start = open_fence
-            fences.append(Fence(info, start, content_start, len(text), len(text), False, marker))
         return tuple(headings), tuple(fences)
 
     @property
@@ -94,12 +145,39 @@ class Body:
         return self._scan[1]
 
     @cached_property
+    def state_diagrams(self) -> tuple[Fence, ...]:
+        """Every ``mermaid`` fence that holds a state diagram (other diagrams are not ours)."""
+        return tuple(
+            fence
+            for fence in self.fences
+            if fence.info == "mermaid"
+            and _first_statement(fence.content(self.text)).startswith("statediagram")
+        )
+
+    @cached_property
     def mermaid(self) -> Fence | None:
-        """The first ``mermaid`` fence that holds a state diagram (other diagrams are not ours)."""
-        for fence in self.fences:
-            first = _first_statement(fence.content(self.text))
-            if fence.info == "mermaid" and first.startswith("statediagram"):
-                return fence
+        """The authoritative state diagram: the first in ``## The Lifecycle``, else the first.
+
+        The others are reported (SD307), never checked against the front matter: two
+        diagrams of one lifecycle can only disagree.
+        """
+        section = self.lifecycle
+        inside = [
+            fence
+            for fence in self.state_diagrams
+            if section is not None and section[0] <= fence.start < section[1]
+        ]
+        found = inside or list(self.state_diagrams)
+        return found[0] if found else None
+
+    @cached_property
+    def lifecycle(self) -> tuple[int, int] | None:
+        """Offsets of the ``## The Lifecycle`` section (to the next heading of level 1-2)."""
+        headings = self.headings
+        for index, heading in enumerate(headings):
+            if heading.level == 2 and heading.text.casefold() == LIFECYCLE.casefold():
+                end = next((h.start for h in headings[index + 1 :] if h.level <= 2), len(self.text))
+                return heading.start, end
         return None
 
 

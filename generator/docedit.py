@@ -1,27 +1,43 @@
 """Regenerate the Mermaid block inside a document, touching nothing else.
 
 Pure: text in, text out. A block that draws the front matter's graph (whatever its ids,
-order, labels or layout) is left alone byte for byte; a drifted block is redrawn keeping the
-labels of edges that still exist; a missing block is inserted under ``## The Lifecycle``
-(created after the first heading when missing). A block statedoc cannot read exactly
-(SD302: composite states, syntax errors) is never overwritten: a person must decide.
+order, labels or layout) is left alone byte for byte. A drifted block is edited line by line
+in the author's style (:mod:`generator.mermaid.edit`): lines of edges and states that went
+away are removed and the missing ones appended, so a one-line spec change is a one-line
+diagram change; where that is not possible the block is redrawn (bare ids where a name is a
+valid Mermaid id, keeping the labels of edges that still exist). A missing block is inserted
+under ``## The Lifecycle``. A block statedoc cannot read exactly (SD302: composite states,
+syntax errors) is never overwritten: a person must decide.
+
+Every result is linted before it is offered: a rewrite that lint would reject, or that adds
+a finding of any code (SD206 after inserting a heading, SD302 for a diagram past Mermaid's
+size limit ...), is refused with the reason in :attr:`Edit.refused`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 
-from generator.body import Fence
+from generator.body import LIFECYCLE, Fence
 from generator.document import Document
-from generator.source import BOM
+from generator.mermaid.model import START_END
+from generator.source import BOM, decode
 
 DRIFT = ("SD303", "SD304", "SD305")
-_HEADING = "The Lifecycle"
+#: What a rewritten document must not have at all: the findings a rewrite exists to repair.
+REPAIRED = ("SD301", "SD302", *DRIFT)
+_HEADING = LIFECYCLE
 
 
 @dataclass(frozen=True)
 class Edit:
-    """The outcome for one document: new bytes (None when in sync) or why it was refused."""
+    """The outcome for one document.
+
+    ``new``: the new bytes (None when in sync or refused). ``refused``: why statedoc will not
+    write the diagram, one sentence for the user (None when it can); callers report it as a
+    finding of the document and must not write anything for it.
+    """
 
     new: bytes | None = None
     refused: str | None = None
@@ -36,29 +52,43 @@ def _newline(text: str, at: int) -> str:
     return "\n" if end >= 0 or "\n" in text else ("\r" if "\r" in text else "\n")
 
 
+def edges_of(doc: Document) -> list[tuple[str, str]]:
+    """Every edge statedoc draws for the spec, in drawing order (``[*]`` for start/end)."""
+    spec = doc.spec
+    initial, terminal = set(spec.initial_states), set(spec.terminal_states)
+    return (
+        [(START_END, name) for name in spec.state_names if name in initial]
+        + [t.pair for t in spec.transitions]
+        + [(name, START_END) for name in spec.state_names if name in terminal]
+    )
+
+
 def _render(doc: Document, labels: dict[tuple[str, str], str] | None, newline: str) -> str:
     from generator.mermaid.render import render_state_diagram
 
     spec = doc.spec
+    known = set(edges_of(doc))  # labels of edges that went away stay behind with them
+    kept = {key: label for key, label in (labels or {}).items() if key in known}
     text = render_state_diagram(
         spec.state_names,
         [t.pair for t in spec.transitions],
         spec.initial_states,
         spec.terminal_states,
-        labels=labels,
+        labels=kept,
+        plain_ids=True,
     )
     return text.replace("\n", newline)
 
 
-def _hits(doc: Document, codes: tuple[str, ...]) -> list[str]:
-    from generator.rules import REGISTRY, all_rules
+def _hits(doc: Document, codes: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+    """(code, message) of every document rule's hits (or only of ``codes``)."""
+    from generator.rules import REGISTRY, document_checks
 
-    all_rules()
-    found: list[str] = []
-    for code in codes:
-        check = REGISTRY[code].check
-        assert check is not None
-        found.extend(hit.message for hit in check(doc))
+    rules = document_checks() if codes is None else (REGISTRY[code] for code in codes)
+    found: list[tuple[str, str]] = []
+    for rule in rules:
+        assert rule.check is not None
+        found.extend((rule.code, hit.message) for hit in rule.check(doc))
     return found
 
 
@@ -67,27 +97,60 @@ def _encode(doc: Document, text: str) -> bytes:
 
 
 def plan(doc: Document) -> Edit:
-    """What ``diagram --write`` would do to this document."""
+    """What ``diagram --write`` would do to this document; never raises."""
+    try:
+        return _plan(doc)
+    except Exception as exc:  # a bug in statedoc: refuse, never a traceback or a bad write
+        return Edit(refused=f"statedoc could not redraw the diagram ({type(exc).__name__}: {exc})")
+
+
+def _plan(doc: Document) -> Edit:
     text = doc.source.text
     fence = doc.body.mermaid
     if fence is None:
-        return Edit(new=_encode(doc, _insert(doc)))
+        return _checked(doc, [_insert(doc)])
     if not fence.closed:
         # Everything after an unclosed fence is inside it: redrawing would swallow that text.
         return Edit(refused=f"the {fence.marker}mermaid block is never closed; close it first")
     problems = _hits(doc, ("SD302",))
     if problems:
-        return Edit(
-            refused=f"the diagram cannot be read exactly ({problems[0]}); fix or delete the block"
-        )
+        why = problems[0][1]
+        return Edit(refused=f"the diagram cannot be read exactly ({why}); fix or delete the block")
     if not _hits(doc, DRIFT):
         return Edit()
+    from generator.mermaid.edit import edit_lines
     from generator.rules.diagram import parsed
 
     diagram = parsed(doc)
-    labels = dict(diagram.labels) if diagram is not None else None
-    block = _render(doc, labels, _newline(text, fence.start))
-    return Edit(new=_encode(doc, _replace(text, fence, block)))
+    assert diagram is not None  # the fence exists
+    newline = _newline(text, fence.start)
+    candidates = []
+    content = fence.content(text)
+    edited = edit_lines(content, diagram, doc.spec.state_names, edges_of(doc), newline)
+    if edited is not None:
+        candidates.append(_replace(text, fence, edited))
+    candidates.append(_replace(text, fence, _render(doc, dict(diagram.labels), newline)))
+    return _checked(doc, candidates)
+
+
+def _checked(doc: Document, candidates: list[str]) -> Edit:
+    """The first candidate text that lints no worse than the document, else a refusal."""
+    before = Counter(code for code, _ in _hits(doc))
+    reason = "nothing to write"
+    for text in candidates:
+        data = _encode(doc, text)
+        after = _hits(replace(doc, source=decode(data)))
+        broken = next(((c, m) for c, m in after if c in REPAIRED), None)
+        if broken is not None:
+            reason = f"the diagram statedoc would write is rejected by {broken[0]}: {broken[1]}"
+            continue
+        counts = Counter(code for code, _ in after)
+        added = next(((c, m) for c, m in after if counts[c] > before[c]), None)
+        if added is not None:
+            reason = f"writing the diagram would add {added[0]}: {added[1]}"
+            continue
+        return Edit(new=data)
+    return Edit(refused=reason)
 
 
 def _replace(text: str, fence: Fence, block: str) -> str:
@@ -116,8 +179,10 @@ def _insert(doc: Document) -> str:
         rest = text[at:]
         tail = "" if rest.startswith(("\n", "\r")) or not rest else newline
         return text[:at] + lead + heading + block + tail + rest
-    at = doc.body_offset
-    heading = f"## {_HEADING}{newline}{newline}"
-    rest = text[at:]
-    tail = newline if rest else ""
-    return text[:at] + heading + block + tail + rest
+    # No heading at all: a new "## The Lifecycle" would become the first heading, which SD206
+    # compares with the title. The block alone goes at the end of the body instead.
+    rest = text[doc.body_offset :]
+    if not rest.strip():
+        return text + ("" if not rest or text.endswith(("\n", "\r")) else newline) + block
+    lead = "" if text.endswith(("\n", "\r")) else newline
+    return text + lead + newline + block

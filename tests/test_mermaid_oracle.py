@@ -28,7 +28,13 @@ from test_mermaid_render_parse import (
     usable_names,
 )
 
-from generator.mermaid import Diagram, display_label, display_name, parse_state_diagram
+from generator.mermaid import (
+    Diagram,
+    display_label,
+    display_name,
+    parse_state_diagram,
+    render_state_diagram,
+)
 
 pytestmark = pytest.mark.mermaid_js
 
@@ -143,6 +149,76 @@ def hostile_name_specs() -> list[Spec]:
 
 
 RENDERED_SPECS: list[Spec] = hostile_name_specs() + random_specs(300, seed=20_241_130)
+
+# Names near Mermaid's keywords and id rules, for the bare-id style of ``diagram --write``.
+NEAR_KEYWORDS = [
+    "ok",
+    "Open",
+    "past_due",
+    "a1",
+    "x_y_z",
+    "ABC",
+    "LR",
+    "TB",
+    "notify",
+    "ending",
+    "as1",
+    "of2",
+    "left2",
+    "right_x",
+    "hide2",
+    "click2",
+    "href2",
+    "scale2",
+    "fork2",
+    "join2",
+    "choice2",
+    "default2",
+    "classic",
+    "styled",
+    "stated",
+    "directions",
+    "accepted",
+    "endnote",
+    "root",
+    "root_start",
+    "s0",
+    "s1",
+    "end",
+    "note",
+    "state",
+    "class",
+    "direction",
+    "as",
+    "a b",
+    "a-b",
+    "past due",
+    "x:y",
+]
+
+
+def plain_id_specs(count: int, seed: int) -> list[Spec]:
+    """Specs mixing bare-id names (near keywords) with names that need an alias."""
+    rng = random.Random(seed)
+    specs: list[Spec] = []
+    for _ in range(count):
+        states = rng.sample(NEAR_KEYWORDS, rng.randint(1, 6))
+        transitions = [(rng.choice(states), rng.choice(states)) for _ in range(len(states))]
+        initial = {states[0]}
+        terminal = {name for name in states if rng.random() < 0.3}
+        labels = {edge: "go on" for edge in transitions if rng.random() < 0.5}
+        specs.append((states, transitions, initial, terminal, labels))
+    return specs
+
+
+PLAIN_SPECS = plain_id_specs(80, seed=11_17_2)
+
+
+def render_plain(spec: Spec) -> str:
+    states, transitions, initial, terminal, labels = spec
+    return render_state_diagram(states, transitions, initial, terminal, labels, plain_ids=True)
+
+
 RENDERED_DRAWN = len(hostile_name_specs()) + 60  # how many of them are also drawn
 SOUP = soup(600, seed=7)
 
@@ -152,6 +228,7 @@ class Oracle:
     handwritten: dict[str, dict[str, Any]]
     rendered: list[dict[str, Any]]
     soup: list[dict[str, Any]]
+    plain: list[dict[str, Any]]
 
 
 @pytest.fixture(scope="session")
@@ -160,17 +237,21 @@ def oracle() -> Oracle:
     ensure_node_modules()
     hand = list(HANDWRITTEN.values())
     rendered = [render_spec(spec) for spec in RENDERED_SPECS]
-    texts = hand + rendered + SOUP
+    plain = [render_plain(spec) for spec in PLAIN_SPECS]
+    texts = hand + rendered + SOUP + plain
     draw = (
         [key.startswith("seed") for key in HANDWRITTEN]
         + [index < RENDERED_DRAWN for index in range(len(rendered))]
         + [False] * len(SOUP)
+        + [True] * len(plain)
     )
     results = parse_diagrams(texts, render=draw)
+    soup_end = len(hand) + len(rendered) + len(SOUP)
     return Oracle(
         handwritten=dict(zip(HANDWRITTEN, results[: len(hand)], strict=True)),
         rendered=results[len(hand) : len(hand) + len(rendered)],
-        soup=results[len(hand) + len(rendered) :],
+        soup=results[len(hand) + len(rendered) : soup_end],
+        plain=results[soup_end:],
     )
 
 
@@ -244,8 +325,8 @@ def disagreement(text: str, result: dict[str, Any]) -> str | None:
         return f"Mermaid: {result.get('error', 'accepted')!r}; ours: {ours.problems}"
     if any("composite" in p.message for p in ours.problems):
         return None  # statedoc reports composites instead of reading inside them
-    if any("root_start" in p.message or "root_end" in p.message for p in ours.problems):
-        return None  # Mermaid merges such an id with its marker; we report it
+    if any("Mermaid's own name" in p.message for p in ours.problems):
+        return None  # Mermaid merges such an id with its marker or its root; we report it
     if len(set(ours.state_names)) != len(ours.states):
         return None  # two ids display the same name: edges by name are ambiguous
     theirs, mine = mermaid_graph(result), our_graph(ours)
@@ -392,3 +473,32 @@ def test_the_corpus_is_hostile_enough() -> None:
     for needle in ('"', ";", ":", "#", "%%", "\n", "direction tb", "<<fork>>", "$$", "*", "\x00"):
         assert any(needle in text for text in names), needle
         assert any(needle in text for text in labels), needle
+
+
+def test_bare_ids_are_read_and_shown_as_the_names_they_stand_for(oracle: Oracle) -> None:
+    """``diagram --write`` writes a name as a bare id where :func:`plain_id` allows it."""
+    failures = []
+    for spec, result in zip(PLAIN_SPECS, oracle.plain, strict=True):
+        text = render_plain(spec)
+        if "error" in result or "rendered" not in result:
+            failures.append(f"Mermaid error {result.get('error') or result.get('render_error')}")
+            continue
+        problem = disagreement(text, result)
+        if problem is not None:
+            failures.append(f"{problem}\n{text}")
+            continue
+        got = mermaid_graph(result)
+        shown = {"[*]": "[*]"} | got.names
+        edges = [(shown[a], shown[b], label) for a, b, label in got.edges]
+        want = [
+            (display_name(a) if a != "[*]" else a, display_name(b) if b != "[*]" else b, label)
+            for (a, b), label in (
+                (edge, display_label(spec[4].get(edge, ""))) for edge in spec_edges(spec)
+            )
+        ]
+        if edges != want:
+            failures.append(f"edges {edges} != {want}\n{text}")
+        for ident, node in result["rendered"]["nodes"].items():
+            if ident in got.names and node["text"] != got.names[ident]:
+                failures.append(f"{ident!r} shows {node['text']!r}\n{text}")
+    assert not failures, f"{len(failures)} diagrams:\n" + "\n".join(failures[:5])

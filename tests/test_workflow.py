@@ -71,10 +71,10 @@ def test_check_reports_a_drifted_diagram_and_build_redraws_it(
     capsys.readouterr()
     assert main(["check"]) == 1
     out = capsys.readouterr().out
-    assert "SD303" in out and "+  s0 --> s0" in out
+    assert "SD303" in out and "+  open --> open\n" in out  # one line, in the block's style
     assert spec.read_bytes() == before  # check writes nothing
     assert main(["build", "-q"]) == 0
-    assert "s0 --> s0" in spec.read_text()
+    assert "  open --> open\n" in spec.read_text()
     assert main(["check", "-q"]) == 0
 
 

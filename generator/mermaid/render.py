@@ -8,10 +8,11 @@ Shape (deterministic, spec order)::
       s0 --> s1 : <label>           transitions (label only when given)
       s1 --> [*]                    terminal states
 
-States are always ``sN`` aliases: a spec name is never used as a Mermaid id,
-because ids cannot hold spaces, ``-`` or ``:``, and ``note``, ``class``,
-``default``, ``state`` ... are keywords or vanish (see
-``shared/notes/mermaid.md``). All human text sits in the quoted name or after
+By default states are ``sN`` aliases: ids cannot hold spaces, ``-`` or ``:``, and
+``note``, ``class``, ``default``, ``state``, ``root`` ... are keywords or vanish.
+With ``plain_ids`` (what ``diagram --write`` uses, the style people write by
+hand) a name that :func:`plain_id` accepts is its own id and only the others get
+an alias. All human text sits in the quoted name or after
 `` : `` and is escaped with Mermaid's decimal entities ``#N;``, which Mermaid
 turns into ``&#N;`` after lexing, so the lexer never sees the character and the
 HTML label shows it literally.
@@ -223,12 +224,49 @@ def _template() -> jinja2.Template:
     return environment.from_string(source)
 
 
+# Words that start a keyword rule in some lexer state of Mermaid's grammar, or that Mermaid
+# treats specially; a name starting with one is never written as a bare id.
+_KEYWORD_PREFIX = re.compile(
+    r"state|note|class|style|default|click|href|scale|direction|acc|end|as\Z|left|right|of\Z"
+    r"|root|hide|stateDiagram|fork|join|choice|concurrent",
+    re.IGNORECASE,
+)
+# ASCII letters and digits, ``_`` only between them (never Markdown emphasis).
+_PLAIN_ID = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*\Z")
+
+
+@functools.cache
+def plain_id(name: str) -> bool:
+    """True when ``name`` can be written as a bare Mermaid id and is shown as itself.
+
+    A conservative shape (letters, digits, inner ``_``; no keyword prefix), confirmed by the
+    reader (a port of Mermaid's lexer): as an edge end, a start/end target, a lone state and
+    beside a label it must read back as exactly that state.
+    """
+    if not _PLAIN_ID.match(name) or _KEYWORD_PREFIX.match(name) or len(name) > 64:
+        return False
+    from .parse import parse_state_diagram
+
+    probe = (
+        f"stateDiagram-v2\n  {name}\n  [*] --> {name}\n  {name} --> {name} : x\n  {name} --> [*]\n"
+    )
+    diagram = parse_state_diagram(probe)
+    return (
+        diagram.ok
+        and diagram.state_names == (name,)
+        and [(edge.src, edge.dst, edge.label) for edge in diagram.edges]
+        == [(START_END, name, None), (name, name, "x"), (name, START_END, None)]
+    )
+
+
 def render_state_diagram(
     states: Sequence[str],
     transitions: Sequence[tuple[str, str]],
     initial: Collection[str],
     terminal: Collection[str],
     labels: Mapping[tuple[str, str], str] | None = None,
+    *,
+    plain_ids: bool = False,
 ) -> str:
     """Return the diagram text (``stateDiagram-v2`` first, newline last, no fences).
 
@@ -236,12 +274,19 @@ def render_state_diagram(
     ``(name, "[*]")`` for the start and end edges. Raises ``ValueError`` for a
     duplicate state, or a transition, initial/terminal state or label that
     names an undeclared state or edge: the caller lints the spec first.
+
+    With ``plain_ids`` a name that :func:`plain_id` accepts is its own id (the readable style
+    people write by hand, and ``diagram --write`` keeps); only the others get ``sN`` aliases.
     """
     ids: dict[str, str] = {}
     for index, name in enumerate(states):
         if name in ids:
             raise ValueError(f"duplicate state {name!r}")
-        ids[name] = f"s{index}"
+        ids[name] = name if plain_ids and plain_id(name) else f"s{index}"
+    taken = {name for name, ident in ids.items() if name == ident}
+    for index, name in enumerate(states):  # an alias never equals another state's bare id
+        if ids[name] != name and ids[name] in taken:
+            ids[name] = fresh_alias(taken | set(ids.values()), index)
 
     def state_id(name: str, what: str) -> str:
         try:
@@ -282,7 +327,20 @@ def render_state_diagram(
         }
         for src, dst, key in lines
     ]
+    drawn = {end for src, dst, _ in lines for end in (src, dst)}
     return _template().render(
-        states=[{"id": ids[name], "text": escape_name(name)} for name in states],
+        states=[
+            {"id": ids[name], "text": None if ids[name] == name else escape_name(name)}
+            for name in states
+            if ids[name] != name or name not in drawn  # a bare id in an edge needs no line
+        ],
         edges=edges,
     )
+
+
+def fresh_alias(taken: Collection[str], start: int = 0) -> str:
+    """The first ``sN`` (from ``N = start``) that is not in ``taken``."""
+    index = start
+    while f"s{index}" in taken:
+        index += 1
+    return f"s{index}"

@@ -236,3 +236,52 @@ def diagram_start_end_drift(doc: Document) -> Iterator[Hit]:
                 ),
                 span=located.opening,
             )
+
+
+@rule(
+    "SD306",
+    "unclosed-fence",
+    "a code fence in the body is never closed",
+    why="An unclosed fence turns the rest of the document into code (CommonMark), so headings "
+    "and text after it vanish from the page, and `diagram --write` cannot tell where the block "
+    "ends. Close it with the same fence characters.",
+    bad=_doc(_DIAGRAM[: -len(_FENCE) - 1]),
+    good=_doc(_DIAGRAM),
+)
+def unclosed_fence(doc: Document) -> Iterator[Hit]:
+    for fence in doc.body.fences:
+        if not fence.closed:
+            line, _ = doc.source.position(fence.start)
+            width = len(doc.source.line_text(line))
+            yield Hit(
+                f"this {fence.marker} fence is never closed: everything after it is inside it; "
+                f"add a closing {fence.marker} line",
+                span=Span(fence.start, fence.start + max(1, width)),
+            )
+
+
+@rule(
+    "SD307",
+    "extra-state-diagram",
+    "the body holds more than one Mermaid state diagram",
+    why="statedoc checks one diagram against the front matter: the first in `## The Lifecycle` "
+    "(or the first in the document). Another one is not checked and can silently disagree; "
+    "delete it or draw it as another diagram type.",
+    bad=_doc(_DIAGRAM + "\n" + _DIAGRAM.replace("open --> closed", "open --> open")),
+    good=_doc(_DIAGRAM),
+    severity=Severity.WARNING,
+)
+def extra_state_diagram(doc: Document) -> Iterator[Hit]:
+    checked = doc.body.mermaid
+    if checked is None:
+        return
+    line, _ = doc.source.position(checked.start)
+    for fence in doc.body.state_diagrams:
+        if fence is not checked:
+            first, _ = doc.source.position(fence.start)
+            width = len(doc.source.line_text(first))
+            yield Hit(
+                f"another state diagram: statedoc checks only the one on line {line} "
+                "against the front matter",
+                span=Span(fence.start, fence.start + max(1, width)),
+            )
