@@ -47,6 +47,7 @@ EXAMPLES = int(os.environ.get("STATEDOC_FUZZ_EXAMPLES", "0")) or settings().max_
 #: Where the input is written, relative to the project folder the CLI runs in.
 SPEC = "specs/fuzz.md"
 _BREAK = re.compile(r"\r\n|\r|\n")
+_QUOTED_CHAR = re.compile(r"unacceptable character #x([0-9a-fA-F]{4,6})")
 _INTERNAL = re.compile(r"statedoc: internal error: (\w+): (.*)")
 
 
@@ -104,6 +105,14 @@ def position_failures(data: bytes, findings: list[dict[str, object]]) -> list[st
                 failures.append(f"position:{code}:{what} line past the last line")
             elif lines is not None and at_column > len(lines[at_line - 1]) + 1:
                 failures.append(f"position:{code}:{what} column past the line")
+        quoted = _QUOTED_CHAR.search(str(finding["message"]))
+        if (
+            quoted  # the span starts at the character the message names
+            and lines is not None
+            and 1 <= line <= len(lines)
+            and lines[line - 1][column - 1 : column] != chr(int(quoted[1], 16))
+        ):
+            failures.append(f"position:{code}:not at the character it names")
     return failures
 
 
@@ -372,7 +381,33 @@ def star_edge(draw: st.DrawFn, lines: Lines) -> Lines:
     return [*lines[:at], edge, *lines[at:]]
 
 
+def drop_diagram(draw: st.DrawFn, lines: Lines) -> Lines:
+    """The whole Mermaid block gone (``diagram --write`` inserts one), maybe its heading too."""
+    where = _mermaid(lines)
+    if not len(where):
+        return lines
+    start, stop = where.start - 1, min(where.stop + 1, len(lines))
+    if draw(st.booleans()):
+        start = next((i for i in range(start, -1, -1) if lines[i].startswith("## ")), start)
+    return lines[:start] + lines[stop:]
+
+
+def edit_heading(draw: st.DrawFn, lines: Lines) -> Lines:
+    """A Markdown heading deleted, retitled or re-levelled."""
+    i = _pick(draw, [i for i, line in enumerate(lines) if line.startswith("#")])
+    if i is None:
+        return lines
+    how = draw(st.sampled_from(["delete", "retitle", "level"]))
+    if how == "delete":
+        return lines[:i] + lines[i + 1 :]
+    marks, _, title = lines[i].partition(" ")
+    line = f"{marks} {draw(NEW_NAMES)}" if how == "retitle" else f"#{marks} {title}"
+    return [*lines[:i], line, *lines[i + 1 :]]
+
+
 MUTATIONS: tuple[Mutation, ...] = (
+    drop_diagram,
+    edit_heading,
     delete_line,
     duplicate_line,
     swap_lines,
