@@ -484,7 +484,14 @@ def test_seeds_keep_every_property(project: Path, name: str) -> None:
 def test_position_check_catches_a_span_past_the_line(crlf: bool) -> None:
     """The position property itself: a span that ends on the ``\\r`` of a CRLF line fails."""
     data = b"ab\r\ncd\r\n" if crlf else b"ab\ncd\n"
-    finding = {"code": "SD999", "line": 1, "column": 1, "end_line": 1, "end_column": 3}
+    finding = {
+        "code": "SD999",
+        "line": 1,
+        "column": 1,
+        "end_line": 1,
+        "end_column": 3,
+        "message": "",
+    }
     assert position_failures(data, [finding]) == []
     assert position_failures(data, [{**finding, "end_column": 4}]) == [
         "position:SD999:end column past the line"
