@@ -245,7 +245,7 @@ MEANINGS: Final[Mapping[State, str | None]] = MappingProxyType(
 
 
 def _document_members() -> None:
-    """Give each member its meaning as ``__doc__`` (an enum member has no docstring of its own)."""
+    """Give each member its meaning as ``__doc__`` (a member has no docstring syntax)."""
     for state, meaning in MEANINGS.items():
         if meaning is not None:
             state.__doc__ = meaning
