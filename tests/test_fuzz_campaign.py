@@ -405,7 +405,16 @@ def edit_heading(draw: st.DrawFn, lines: Lines) -> Lines:
     return [*lines[:i], line, *lines[i + 1 :]]
 
 
+def truncate(draw: st.DrawFn, lines: Lines) -> Lines:
+    """The document cut short: often all that is left is the front matter and a line or two."""
+    end = _front(lines).stop
+    return lines[
+        : draw(st.integers(max(end - 2, 0), min(end + 3, len(lines))) | st.integers(0, len(lines)))
+    ]
+
+
 MUTATIONS: tuple[Mutation, ...] = (
+    truncate,
     drop_diagram,
     edit_heading,
     delete_line,
