@@ -168,62 +168,16 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 Lines = list[str]
 Mutation = Callable[[st.DrawFn, Lines], Lines]
 
-NEW_NAMES = st.sampled_from(
-    [
-        "errored",
-        "s2",
-        "s0",
-        "[*]",
-        "on hold",
-        "état",
-        "x:y",
-        "😀",
-        "state",
-        "end",
-        "note",
-        "-->",
-        "q#1",
-        "a'b",
-        '"q"',
-        "",
-        " ",
-        "𝔸",
-        "a\u0301",
-        "s2 --> s3",
-        "::: c",
-    ]
-) | st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=6)
-INSERTS = st.sampled_from(
-    [
-        "'",
-        '"',
-        ":",
-        ": ",
-        "#",
-        " #",
-        "&a",
-        "*a",
-        "!",
-        "|",
-        ">",
-        "- ",
-        "\t",
-        "\x00",
-        "\x85",
-        "\u2028",
-        "\ufeff",
-        "😀",
-        "\u202e",
-        "[*]",
-        "-->",
-        "%%",
-        "```",
-        "\r",
-        "\\",
-        "{",
-        "}",
-    ]
-)
+# fmt: off
+NEW_NAMES = st.sampled_from([
+    "errored", "s2", "s0", "[*]", "on hold", "état", "x:y", "😀", "state", "end", "note", "-->",
+    "q#1", "a'b", '"q"', "", " ", "𝔸", "a\u0301", "s2 --> s3", "::: c",
+]) | st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=6)
+INSERTS = st.sampled_from([
+    "'", '"', ":", ": ", "#", " #", "&a", "*a", "!", "|", ">", "- ", "\t", "\x00", "\x85",
+    "\u2028", "\ufeff", "😀", "\u202e", "[*]", "-->", "%%", "```", "\r", "\\", "{", "}",
+])
+# fmt: on
 
 
 def _front(lines: Lines) -> range:
