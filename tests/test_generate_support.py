@@ -234,6 +234,7 @@ def hostile_project(root: Path) -> Path:
             spec_id="STATE-TST-HOS-001",
             initial="start",
             module="text",
+            meanings={"start": "".join(HOSTILE_TEXT), "middle": HOSTILE_TEXT[7]},
             extra={"source_sha": {"repo": "0123456789" * 4}},
         ),
         "specs/hostile/names.md": spec_text(
@@ -244,6 +245,7 @@ def hostile_project(root: Path) -> Path:
             spec_id="STATE-TST-HOS-002",
             initial=HOSTILE_STATES[0],
             module="names",
+            meanings=dict(zip(HOSTILE_STATES[::2], HOSTILE_TEXT, strict=False)),
         ),
         "specs/hostile/cycle.md": spec_text(
             ["a", "b", "c", "d"],

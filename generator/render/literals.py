@@ -134,3 +134,60 @@ def comment_text(text: str) -> str:
         else:
             out.append(repr(char)[1:-1])
     return "".join(out)
+
+
+def _doc_char(char: str) -> str:
+    """One character inside a ``\"\"\"`` literal: quotes and backslashes escaped, and every
+    non-printable character (line ends, tabs, NUL, bidi controls, lone surrogates) spelled as
+    its ``repr`` escape, so the literal can neither end early nor hide text."""
+    if char in ('"', "\\"):
+        return "\\" + char
+    if char.isprintable() or char == " ":
+        return char
+    return repr(char)[1:-1]
+
+
+def _doc_lines(text: str, room: int) -> list[tuple[str, str]]:
+    """``(raw, escaped)`` lines of ``text`` wrapped at spaces so each escaped line fits ``room``
+    columns (a longer word gets a line of its own); only ``\\n`` breaks a line."""
+    lines: list[tuple[str, str]] = []
+    for paragraph in text.split("\n"):
+        raw, escaped = "", ""
+        for index, word in enumerate(paragraph.split(" ")):
+            word_escaped = "".join(_doc_char(char) for char in word)
+            if index and raw and display_width(f"{escaped} {word_escaped}") > room:
+                lines.append((raw, escaped))
+                raw, escaped = word, word_escaped
+            elif index:
+                raw, escaped = f"{raw} {word}", f"{escaped} {word_escaped}"
+            else:
+                raw, escaped = word, word_escaped
+        lines.append((raw, escaped))
+    return lines
+
+
+def docstring(text: str, indent: int = 0) -> str:
+    """A ``\"\"\"`` literal showing ``text`` as a docstring on a line indented ``indent``
+    columns: wrapped at spaces to the line width, continuation lines indented (what
+    ``inspect.cleandoc`` removes), no trailing whitespace (a trailing space is spelled
+    ``\\x20``). Checked like :func:`pyliteral`: the source evaluates to exactly the wrapped
+    text, so spec text can never end the literal or reach the code around it."""
+    room = max(WIDTH - indent - 3, 16)  # 3: the opening quotes
+    lines = _doc_lines(text, room)
+    pad = " " * indent
+    for index, (raw, escaped) in enumerate(lines):
+        if escaped.endswith(" "):
+            lines[index] = (raw, escaped[:-1] + "\\x20")
+    if len(lines) == 1 and display_width(lines[0][1]) + indent + 7 <= WIDTH:
+        source, value = f'"""{lines[0][1]}"""', lines[0][0]
+    else:
+        rest = [(f"{pad}{raw}", f"{pad}{esc}") if raw else ("", "") for raw, esc in lines[1:]]
+        value = "\n".join([lines[0][0], *(raw for raw, _ in rest), pad])
+        source = '"""' + "\n".join([lines[0][1], *(esc for _, esc in rest), pad]) + '"""'
+    try:
+        parsed = ast.literal_eval(source)
+    except (ValueError, SyntaxError) as exc:  # pragma: no cover - a bug in this module
+        raise LiteralError(f"not a valid docstring for {text!r}: {exc}") from None
+    if parsed != value:  # pragma: no cover
+        raise LiteralError(f"docstring for {text!r} does not round-trip")
+    return source
