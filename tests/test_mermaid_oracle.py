@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from mermaid_oracle import ensure_node_modules, node_available, parse_diagrams
+from profiles import THOROUGH, scaled
 from test_mermaid_render_parse import (
     HOSTILE_NAMES,
     SEED_ALIASES,
@@ -30,7 +31,8 @@ from test_mermaid_render_parse import (
 
 from generator.mermaid import Diagram, display_label, display_name, parse_state_diagram
 
-pytestmark = pytest.mark.mermaid_js
+#: slow: a thorough run sends ~1,000 diagrams and draws ~200; the default run about a fifth.
+pytestmark = [pytest.mark.mermaid_js, pytest.mark.slow]
 
 H = "stateDiagram-v2\n"
 
@@ -142,9 +144,18 @@ def hostile_name_specs() -> list[Spec]:
     return specs
 
 
-RENDERED_SPECS: list[Spec] = hostile_name_specs() + random_specs(300, seed=20_241_130)
-RENDERED_DRAWN = len(hostile_name_specs()) + 60  # how many of them are also drawn
-SOUP = soup(600, seed=7)
+HOSTILE_SPECS = hostile_name_specs()
+RENDERED_SPECS: list[Spec] = HOSTILE_SPECS + random_specs(scaled(300), seed=20_241_130)
+#: Which of them are also drawn (0.4-0.7 s each): all in a thorough run, else every tenth
+#: hostile name and a fifth of the random specs (every one is still parsed).
+DRAWN = [
+    (THOROUGH or index % 10 == 0)
+    if index < len(HOSTILE_SPECS)
+    else index - len(HOSTILE_SPECS) < scaled(60)
+    for index in range(len(RENDERED_SPECS))
+]
+RENDERED_DRAWN = sum(DRAWN)
+SOUP = soup(scaled(600), seed=7)
 
 
 @dataclass(frozen=True)
@@ -161,11 +172,7 @@ def oracle() -> Oracle:
     hand = list(HANDWRITTEN.values())
     rendered = [render_spec(spec) for spec in RENDERED_SPECS]
     texts = hand + rendered + SOUP
-    draw = (
-        [key.startswith("seed") for key in HANDWRITTEN]
-        + [index < RENDERED_DRAWN for index in range(len(rendered))]
-        + [False] * len(SOUP)
-    )
+    draw = [key.startswith("seed") for key in HANDWRITTEN] + DRAWN + [False] * len(SOUP)
     results = parse_diagrams(texts, render=draw)
     return Oracle(
         handwritten=dict(zip(HANDWRITTEN, results[: len(hand)], strict=True)),
@@ -388,7 +395,7 @@ def test_our_reader_agrees_on_what_we_wrote(oracle: Oracle) -> None:
 def test_the_corpus_is_hostile_enough() -> None:
     names = [name for spec in RENDERED_SPECS for name in spec[0]]
     labels = [label for spec in RENDERED_SPECS for label in spec[4].values()]
-    assert len(RENDERED_SPECS) > 400
+    assert len(RENDERED_SPECS) > scaled(400, minimum=150)
     for needle in ('"', ";", ":", "#", "%%", "\n", "direction tb", "<<fork>>", "$$", "*", "\x00"):
         assert any(needle in text for text in names), needle
         assert any(needle in text for text in labels), needle
