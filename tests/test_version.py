@@ -44,7 +44,7 @@ def test_version_flag_prints_name_and_version(capsys: pytest.CaptureFixture[str]
 def pinned_refs(text: str) -> list[str]:
     """Every version a user is told to pin: pre-commit ``rev:`` and the action's ``@ref``."""
     revs = re.findall(r"^\s*#?\s*rev:\s*(\S+)", text, re.M)
-    uses = re.findall(r"statedoc/statedoc@(\S+)", text)
+    uses = re.findall(r"statedoc/statedoc@([\w.+-]+)", text)
     return revs + uses
 
 
