@@ -162,3 +162,13 @@ def test_an_excluded_path_is_refused(project: Path, capsys: pytest.CaptureFixtur
     assert main(["new", "specs/drafts/orders/refund.md"]) == 2
     assert "exclude" in capsys.readouterr().err
     assert not (project / "specs/drafts").exists()
+
+
+def test_the_id_of_a_broken_sibling_is_not_handed_out_again(project: Path) -> None:
+    broken = project / "specs/platform/tenant-lifecycle/broken.md"
+    broken.write_text("---\nid: STATE-PFM-TNL-007\nobject: DOM-PFM-TNL-009\nstates: [\n---\n")
+    assert lint_bytes(broken.read_bytes(), "broken.md").document is None
+    assert main(["new", "specs/platform/tenant-lifecycle/tenant-deletion.md"]) == 0
+    path = project / "specs/platform/tenant-lifecycle/tenant-deletion.md"
+    assert front(path, "id") == "STATE-PFM-TNL-008"
+    assert front(path, "object") == "DOM-PFM-TNL-010"

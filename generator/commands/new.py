@@ -27,6 +27,8 @@ from generator.config import Config, ConfigError, load_config
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 CODE = re.compile(r"[A-Z0-9]+")
 VOWELS = set("AEIOU")
+#: ``id:`` / ``object:`` lines of a document too broken to load.
+RAW_ID = re.compile(r"^(id|object):[ \t]*['\"]?((?:STATE|DOM)(?:-[A-Z0-9]+)+)", re.M)
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -208,6 +210,12 @@ def neighbours_of(config: Config) -> list[Neighbour]:
         if document is not None:
             s = document.spec
             found.append(Neighbour(s.id, s.object, s.product_area, s.module))
+        else:  # a broken spec still holds its id: never hand it out again
+            text = data.decode("utf-8", "replace")
+            ids = [m.group(2) for m in RAW_ID.finditer(text)]
+            found.extend(
+                Neighbour(i, i, spec.path.parent.parent.name, spec.path.parent.name) for i in ids
+            )
     return found
 
 
