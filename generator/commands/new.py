@@ -34,7 +34,7 @@ RAW_ID = re.compile(r"^(id|object):[ \t]*['\"]?((?:STATE|DOM)(?:-[A-Z0-9]+)+)", 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser(
         "new",
-        help="scaffold a lint-clean spec at specs/<product_area>/<module>/<name>.md",
+        help="scaffold a lint-clean spec from its path",
         description=(
             "Write a new spec document whose id, object, product_area and module follow from "
             "PATH and the existing specs, with its diagram already drawn. Never overwrites."
