@@ -8,15 +8,19 @@ In the downstream ``pyproject.toml``::
 
     [tool.hatch.build.hooks.statedoc]
     specs = "specs"              # folder of state documents (default "specs")
-    out = "src/mypkg/states"     # inside the package; may be git-ignored
+    out = "src/mypkg/states"     # inside the package; may be git-ignored or committed
 
-The wheel then holds the generated modules (``mypkg/states/...``) even when ``out`` is
-ignored by git, because the hook force-includes the folder. A spec with lint errors fails the
-build with the findings, as a compiler would. Only wheels run it: an sdist ships the specs.
+The wheel then holds the generated modules (``mypkg/states/...``) exactly once, whether or not
+``out`` is ignored by git: the hook asks hatch which files the wheel already takes and
+force-includes only the generated files it would leave out (force-including a file hatch
+already takes adds it twice, which hatchling refuses: "A second file is being added to the
+wheel archive"). A spec with lint errors fails the build with the findings, as a compiler
+would. Only wheels run it: an sdist ships the specs.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +61,17 @@ def wheel_path(out: str) -> str:
     return "/".join(parts[1:] if parts and parts[0] == "src" else parts)
 
 
+def missing_files(folder: Path, included: set[str]) -> list[Path]:
+    """The files under ``folder`` that are not in ``included`` (normalised absolute paths)."""
+    return sorted(
+        path
+        for path in folder.rglob("*")
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and os.path.normpath(path) not in included
+    )
+
+
 class StatedocBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "statedoc"
 
@@ -71,7 +86,17 @@ class StatedocBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             )
         root = Path(self.root)
         generate_into(root, specs, out)
-        build_data.setdefault("force_include", {})[str(root / out)] = wheel_path(out)
+        forced: dict[str, str] = build_data.setdefault("force_include", {})
+        # What the wheel takes without us: committed files are in it, git-ignored ones are not.
+        included = {
+            os.path.normpath(f.path) for f in self.build_config.builder.recurse_included_files()
+        }
+        included.update(os.path.normpath(source) for source in forced)
+        for path in missing_files(root / out, included):
+            relative = path.relative_to(root).as_posix()
+            mapped = self.build_config.get_distribution_path(relative) != relative
+            # hatch maps a target under `packages = ["src/pkg"]` itself; else drop a `src/`
+            forced[str(path)] = relative if mapped else wheel_path(relative)
 
 
 @hookimpl

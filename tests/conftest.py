@@ -1,13 +1,16 @@
-"""Hypothesis profiles, chosen by the environment variable ``HYPOTHESIS_PROFILE``.
+"""Hypothesis profiles and the thorough/default split (see ``tests/profiles.py``).
 
 - ``default``: fast, for local runs; failing examples are shrunk to a minimal one, saved in
-  ``.hypothesis/`` (git-ignored) and replayed first on the next run.
-- ``ci``: thorough (``.ci/run`` exports ``HYPOTHESIS_PROFILE=ci``): five times the examples,
-  no example database (CI starts from a fresh clone, so every run explores new inputs), and
-  no shrinking: a failing example is reported exactly as found, with a
-  ``@reproduce_failure`` blob (``print_blob``); rerun the test locally to get it shrunk.
-  Shrinking one failure may take Hypothesis up to five minutes, so a regression that fails
-  several property tests at once could otherwise blow the CI time budget.
+  ``.hypothesis/`` (git-ignored) and replayed first on the next run. Tests marked ``slow``
+  run scaled down (``profiles.scaled``).
+- ``ci``: thorough (``.ci/run`` exports ``HYPOTHESIS_PROFILE=ci``; ``CI=true`` selects it
+  too): five times the examples, every slow test at full size, no example database (CI
+  starts from a fresh clone, so every run explores new inputs), and no shrinking: a failing
+  example is reported exactly as found, with a ``@reproduce_failure`` blob (``print_blob``);
+  rerun the test locally to get it shrunk. Shrinking one failure may take Hypothesis up to
+  five minutes, so a regression that fails several property tests at once could otherwise
+  blow the CI time budget. A thorough run refuses ``-m``/``-k`` selections and turns any skip
+  into a failure: a green CI run means every test ran.
 
 Both disable the per-example deadline: a deadline is a wall-clock assertion and flakes on a
 loaded two-core CI machine. Expensive tests scale from ``settings().max_examples``
@@ -16,9 +19,11 @@ loaded two-core CI machine. Expensive tests scale from ``settings().max_examples
 
 from __future__ import annotations
 
-import os
+from collections.abc import Generator
 
+import pytest
 from hypothesis import Phase, settings
+from profiles import PROFILE, THOROUGH
 
 settings.register_profile("default", max_examples=50, deadline=None, print_blob=True)
 settings.register_profile(
@@ -29,4 +34,39 @@ settings.register_profile(
     print_blob=True,
     phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target),
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+settings.load_profile(PROFILE)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    size = "thorough: full size, nothing skipped" if THOROUGH else "default: slow tests scaled"
+    return f"statedoc tests: Hypothesis profile {PROFILE!r} ({size})"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A thorough run is the whole suite: no marker or keyword selection may shrink it."""
+    if not THOROUGH:
+        return
+    options = (
+        ("-m", config.option.markexpr),
+        ("-k", config.option.keyword),
+        ("--deselect", config.getoption("deselect", None)),
+    )
+    chosen = [f"{flag} {value!r}" for flag, value in options if value]
+    if chosen:
+        raise pytest.UsageError(
+            "a thorough run (CI or HYPOTHESIS_PROFILE=ci) runs every test; "
+            f"drop {', '.join(chosen)}"
+        )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """In a thorough run a skip is a failure: CI must not go green on tests that never ran."""
+    report = yield
+    if THOROUGH and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.longrepr = f"skipped in a thorough run (CI or HYPOTHESIS_PROFILE=ci): {reason}"
+    return report

@@ -22,6 +22,9 @@ from hypothesis import strategies as st
 from generator.cli import main
 from generator.testing.strategies import TRICKY_TEXT, spec_documents, texts
 
+#: slow: property runs, scaled by the Hypothesis profile (tests/conftest.py).
+pytestmark = pytest.mark.slow
+
 FORMATS = ("text", "json", "github", "sarif", "junit")
 #: The fixtures are set up once per test and reused by every example: the spec file is
 #: overwritten and capsys drained each time, so sharing them between examples is safe.

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import Phase, settings
+from profiles import downstream_conftest, scaled
 
 from generator.cli import main
 from generator.lint import lint_bytes
@@ -51,6 +52,10 @@ KILL = settings(
     report_multiple_bugs=False,
     phases=[Phase.explicit, Phase.generate],
 )
+#: The unmutated copy runs every example (a kill stops at the first failure): slow, so the
+#: default run gives it a fifth of them; a thorough run all 200.
+SURVIVE = settings(KILL, max_examples=scaled(200, minimum=20))
+pytestmark = pytest.mark.slow
 
 # -- planting ------------------------------------------------------------------------------
 
@@ -464,10 +469,12 @@ def load(source: str, folder: Path, name: str) -> types.ModuleType:
     return import_generated(path)
 
 
-def killers(module: types.ModuleType, spec: Path) -> dict[str, Callable[[], None]]:
+def killers(
+    module: types.ModuleType, spec: Path, examples: settings = KILL
+) -> dict[str, Callable[[], None]]:
     return {
         ALL_PAIRS: lambda: check_module(module, spec),
-        STATE_MACHINE: lambda: run_machine(state_machine_for(module, spec), KILL),
+        STATE_MACHINE: lambda: run_machine(state_machine_for(module, spec), examples),
     }
 
 
@@ -480,7 +487,7 @@ def test_the_unmutated_copy_survives(
 ) -> None:
     source, spec = subjects[subject]
     module = load(source, tmp_path, subject)
-    for check in killers(module, spec).values():
+    for check in killers(module, spec, SURVIVE).values():
         check()
 
 
@@ -523,7 +530,7 @@ def test_module_tables_alone_cannot_see_table_consistent_mutants(
     source, spec = subjects["hostile"]
     module = load(mutant.plant(source, MODELS["hostile"]), tmp_path, name)
     check_module(module)  # no spec: passes
-    run_machine(state_machine_for(module), settings(KILL, max_examples=50))
+    run_machine(state_machine_for(module), settings(KILL, max_examples=scaled(50, minimum=10)))
     with pytest.raises(AssertionError):
         check_module(module, spec)
 
@@ -540,6 +547,7 @@ def test_a_rendered_test_module_fails_on_a_mutant(
     (package / "__init__.py").write_text("")
     (package / "hostile.py").write_text(mutant.plant(source, MODELS["hostile"]))
     (tmp_path / "test_hostile.py").write_text(render_test_module("mutantpkg.hostile", str(spec)))
+    (tmp_path / "conftest.py").write_text(downstream_conftest())
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_hostile.py"],
         cwd=tmp_path,

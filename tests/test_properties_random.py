@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 
@@ -36,6 +37,9 @@ from generator.testing.strategies import (
     spec_drafts,
     undecodable_documents,
 )
+
+#: slow: property runs, scaled by the Hypothesis profile (tests/conftest.py).
+pytestmark = pytest.mark.slow
 
 SCALE = settings().max_examples  # 50 locally, 250 in CI
 #: Generate + import per example: a fifth of the profile (10 locally, 50 in CI).

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from profiles import downstream_conftest
 
 from generator.config import load_config
 from generator.discover import SpecFile, discover
@@ -27,6 +28,9 @@ from generator.testing import (
     statedoc_tests,
 )
 from generator.testing.machine import run_machine, state_machine_for
+
+#: slow: property runs, scaled by the Hypothesis profile (tests/conftest.py).
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = load_config(ROOT)
@@ -96,6 +100,7 @@ def test_rendered_test_modules_pass_under_pytest(tmp_path: Path) -> None:
         module = generated()[spec.relative].relative_to(ROOT).with_suffix("")
         text = render_test_module(".".join(module.parts), spec.relative)
         (tmp_path / f"test_spec_{index}.py").write_text(text, encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(downstream_conftest())
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
         cwd=tmp_path,

@@ -173,14 +173,14 @@ def test_readme_module_example_runs() -> None:
     assert "running" in proc.stdout
 
 
-def test_hatch_build_hook_puts_generated_modules_in_the_wheel(tmp_path: Path) -> None:
-    """Build a downstream package offline; the generated folder is git-ignored."""
+def build_downstream_wheel(tmp_path: Path, *, ignored: bool, committed: bool) -> list[str]:
+    """Build a downstream package offline (no index, no isolation); return the wheel's names."""
     project = tmp_path / "downstream"
     (project / "src/doorpkg").mkdir(parents=True)
     (project / "src/doorpkg/__init__.py").write_text("")
     (project / "specs/example").mkdir(parents=True)
     (project / "specs/example/door.md").write_text(document(DOOR))
-    (project / ".gitignore").write_text("src/doorpkg/states/\n")
+    (project / ".gitignore").write_text("src/doorpkg/states/\n" if ignored else "*.pyc\n")
     (project / "pyproject.toml").write_text(
         '[build-system]\nrequires = ["hatchling", "statedoc"]\nbuild-backend = "hatchling.build"\n'
         '[project]\nname = "doorpkg"\nversion = "1.0"\n'
@@ -188,6 +188,10 @@ def test_hatch_build_hook_puts_generated_modules_in_the_wheel(tmp_path: Path) ->
         '[tool.hatch.build.hooks.statedoc]\nspecs = "specs"\nout = "src/doorpkg/states"\n'
     )
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    if committed:  # generated before the build, as a repository that commits them has them
+        from generator.hatch_hook import generate_into
+
+        generate_into(project, "specs", "src/doorpkg/states")
     dist = tmp_path / "dist"
     proc = subprocess.run(
         [
@@ -209,9 +213,6 @@ def test_hatch_build_hook_puts_generated_modules_in_the_wheel(tmp_path: Path) ->
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     (wheel,) = dist.glob("doorpkg-1.0-*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
-    assert "doorpkg/states/example/doors/door.py" in names
-    assert "doorpkg/states/example/doors/door.mmd" in names
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     probe = (
@@ -222,6 +223,28 @@ def test_hatch_build_hook_puts_generated_modules_in_the_wheel(tmp_path: Path) ->
         [sys.executable, "-c", probe], cwd=site, capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "True STATE-EX-DOR-001"
+    (record,) = site.glob("*.dist-info/RECORD")
+    recorded = [line.split(",")[0] for line in record.read_text().splitlines()]
+    assert len(recorded) == len(set(recorded)), "a file is in the wheel twice"
+    return zipfile.ZipFile(wheel).namelist()
+
+
+@pytest.mark.parametrize(
+    ("ignored", "committed"),
+    [(True, False), (False, False), (False, True)],
+    ids=["git-ignored", "not-ignored", "not-ignored-and-already-generated"],
+)
+def test_hatch_build_hook_puts_generated_modules_in_the_wheel_once(
+    tmp_path: Path, ignored: bool, committed: bool
+) -> None:
+    """Whether hatch takes the output folder itself or not, each module is in the wheel once."""
+    names = build_downstream_wheel(tmp_path, ignored=ignored, committed=committed)
+    states = sorted(n for n in names if n.startswith("doorpkg/states/"))
+    assert "doorpkg/states/example/doors/door.py" in states
+    assert "doorpkg/states/example/doors/door.mmd" in states
+    assert "doorpkg/states/example/__init__.py" in states
+    assert len(states) == len(set(states))
+    assert not [n for n in names if n.startswith("src/")]
 
 
 def test_hatch_build_hook_fails_the_build_on_lint_errors(tmp_path: Path) -> None:
