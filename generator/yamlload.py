@@ -121,14 +121,35 @@ class _Frame:
     dead: bool = False  # a complex key: its contents are not kept
 
 
-def _error_index(exc: yaml.YAMLError) -> tuple[int, str]:
+def _error_index(exc: yaml.YAMLError, text: str, c_reader: bool) -> tuple[int, str]:
+    """Where the parser stopped, as a code-point offset into ``text``, and why."""
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         message = " ".join(p for p in (exc.context, exc.problem) if p) or str(exc)
-        return (mark.index if mark is not None else 0), message
+        index = mark.index if mark is not None else 0
+        return index, message + _hint(text, index, message)
     if isinstance(exc, yaml.reader.ReaderError):
-        return exc.position, f"unacceptable character #x{exc.character:04x}: {exc.reason}"
+        index = exc.position
+        if c_reader:  # libyaml's reader reports a byte offset into the UTF-8 encoding
+            index = len(text.encode("utf-8")[:index].decode("utf-8", "ignore"))
+        return index, f"unacceptable character #x{exc.character:04x}: {exc.reason}"
     return 0, str(exc).strip()
+
+
+def _hint(text: str, index: int, message: str) -> str:
+    """A plain-words hint for the mistakes YAML's own messages do not name."""
+    index = max(0, min(index, len(text)))
+    start = max(text.rfind("\n", 0, index), text.rfind("\r", 0, index)) + 1
+    line = text[start:index]
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    if text[index : index + 1] == "\t" or "\t" in indent:
+        return " (a tab character: YAML forbids tabs for indentation, indent with spaces)"
+    if "mapping values are not allowed" in message:
+        return " (a value that contains ': ' must be quoted, e.g. trigger: 'pay: now')"
+    before = max(text.rfind("\n", 0, max(0, start - 1)), text.rfind("\r", 0, max(0, start - 1)))
+    if " #" in text[before + 1 : index] and "flow" in message:
+        return " (' #' starts a comment that cut the line: quote a value that contains ' #')"
+    return ""
 
 
 def load(
@@ -147,7 +168,7 @@ def load(
         while (event := get_event()) is not None and feed(event):
             pass
     except yaml.YAMLError as exc:
-        index, message = _error_index(exc)
+        index, message = _error_index(exc, text, yaml.__with_libyaml__)
         builder.problem("SD003", index, index + 1, f"YAML syntax error: {message}")
         return None, builder.problems
     except RecursionError:  # the pure-Python parser, when libyaml is missing
@@ -307,3 +328,62 @@ class _Builder:
             return
         frame.seen[value] = span
         frame.key, frame.key_span = value, span
+
+
+_COMMENT_STOP = "\0\r\n\x85\u2028\u2029"
+
+
+class _CommentScanner(yaml.reader.Reader, yaml.scanner.Scanner):
+    """PyYAML's own scanner, noting where each comment starts: libyaml emits no comments,
+    and only the scanner knows whether a ``#`` is inside a quoted, plain or block scalar."""
+
+    def __init__(self, text: str) -> None:
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        self.starts: list[int] = []
+
+    def _note(self) -> None:
+        while self.peek() == " ":
+            self.forward()
+        if self.peek() == "#":
+            self.starts.append(self.index)
+
+    def scan_to_next_token(self) -> None:
+        if self.index == 0 and self.peek() == "\ufeff":
+            self.forward()
+        while True:
+            self._note()
+            if self.peek() == "#":
+                while self.peek() not in _COMMENT_STOP:
+                    self.forward()
+            if self.scan_line_break():  # type: ignore[no-untyped-call]
+                if not self.flow_level:
+                    self.allow_simple_key = True
+            else:
+                return
+
+    def scan_block_scalar_ignored_line(self, start_mark: yaml.Mark) -> None:
+        self._note()
+        super().scan_block_scalar_ignored_line(start_mark)
+
+    def scan_directive_ignored_line(self, start_mark: yaml.Mark) -> None:
+        self._note()
+        super().scan_directive_ignored_line(start_mark)
+
+
+def comments(text: str) -> list[Span]:
+    """The span of every YAML comment in ``text`` (offsets into ``text``), up to the first
+    syntax error: a ``#`` inside a quoted, plain or block scalar is text, not a comment."""
+    scanner = _CommentScanner(text)
+    try:
+        while scanner.get_token() is not None:  # type: ignore[no-untyped-call]
+            pass
+    except yaml.YAMLError:
+        pass
+    found: list[Span] = []
+    for start in scanner.starts:
+        end = start
+        while end < len(text) and text[end] not in _COMMENT_STOP:
+            end += 1
+        found.append(Span(start, end))
+    return found
