@@ -1,0 +1,124 @@
+"""Inline ``statedoc: ignore[CODE]`` counts only in a real comment on the reported line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from docs import DIAGRAM, DOOR, at, codes, document, lint_text
+
+from generator.config import Config
+from generator.discover import SpecFile
+from generator.findings import Finding
+from generator.linter import lint_files
+from generator.linter import settings_for as _settings_for
+from generator.yamlload import comments
+
+SHUT = DOOR.replace("to: closed, trigger: close}", "to: shut, trigger: close}")
+
+
+def _lint(tmp_path: Path, text: str) -> list[Finding]:
+    path = tmp_path / "doc.md"
+    path.write_text(text, encoding="utf-8", newline="")
+    config = Config(root=tmp_path, specs=(tmp_path,), out=tmp_path / "out")
+    spec = SpecFile("doc.md", path, "doc.md")
+    return lint_files([spec], _settings_for(config)).findings
+
+
+def _codes(findings: list[Finding]) -> list[str]:
+    return [f.code for f in findings]
+
+
+def test_a_real_yaml_comment_silences_its_line(tmp_path: Path) -> None:
+    text = document(SHUT.replace("trigger: close}", "trigger: close}  # statedoc: ignore[SD102]"))
+    assert "SD102" in codes(lint_text(text))  # lint_bytes reports; the linter filters
+    assert "SD102" not in _codes(_lint(tmp_path, text))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '"shut # statedoc: ignore[SD102]"',  # double-quoted
+        "'shut''s # statedoc: ignore[SD102]'",  # single-quoted with a '' escape
+        "shut#statedoc:ignore[SD102]",  # a '#' with no space before it is plain text
+    ],
+)
+def test_the_directive_inside_a_quoted_or_plain_scalar_is_text(tmp_path: Path, value: str) -> None:
+    block = "  - from: open\n    to: " + value + "\n    trigger: close\n"
+    text = document(DOOR.replace("  - {from: open, to: closed, trigger: close}\n", block))
+    found = _lint(tmp_path, text)
+    assert [f.line for f in found if f.code == "SD102"] == [15], found
+
+
+def test_the_directive_inside_a_block_scalar_is_text(tmp_path: Path) -> None:
+    guard = "  - {from: closed, to: open, trigger: open}\n"
+    front = DOOR + "    guard: |\n      x \u202e # statedoc: ignore[SD013]\n"
+    front = front.replace(guard, guard.replace("{", "").replace("}", "").replace(", ", "\n    "))
+    found = _lint(tmp_path, document(front))
+    assert [f.line for f in found if f.code == "SD013"] == [19], found
+    assert all("ignore" not in front[s:e] for s, e in comments(front))
+
+
+def test_the_directive_in_a_flow_collection_string_is_text(tmp_path: Path) -> None:
+    text = "trigger: close, side_effects: ['x # statedoc: ignore[SD102]']}"
+    front = SHUT.replace("trigger: close}", text)
+    assert "SD102" in _codes(_lint(tmp_path, document(front)))
+    text = "trigger: close, side_effects: [x]}  # statedoc: ignore[SD102]"
+    comment = SHUT.replace("trigger: close}", text)
+    assert "SD102" not in _codes(_lint(tmp_path, document(comment)))
+
+
+def test_a_markdown_heading_does_not_silence_anything(tmp_path: Path) -> None:
+    text = document(body="\n# Window # statedoc: ignore[SD206]\n" + DIAGRAM)
+    assert "SD206" in _codes(_lint(tmp_path, text))
+
+
+def test_a_file_without_front_matter_is_never_silenced(tmp_path: Path) -> None:
+    text = "# Door  # statedoc: ignore[SD001]\n\nstates: open\n"
+    assert _codes(_lint(tmp_path, text)) == ["SD001"]
+
+
+def test_mermaid_comment_counts_but_label_text_does_not(tmp_path: Path) -> None:
+    drawn = DIAGRAM.replace("  closed --> open\n", "  closed --> open\n  open --> ajar")
+    comment = document(
+        body="\n# Door\n" + drawn.replace("--> ajar", "--> ajar %% statedoc: ignore[SD304]\n")
+    )
+    assert "SD304" not in _codes(_lint(tmp_path, comment))
+    label = document(
+        body="\n# Door\n" + drawn.replace("--> ajar", "--> ajar : %% statedoc: ignore[SD304]\n")
+    )
+    assert "SD304" in _codes(_lint(tmp_path, label))
+
+
+def test_an_unknown_code_is_a_warning_where_it_is_written(tmp_path: Path) -> None:
+    line = "  - {from: open, to: shut, trigger: close}  # statedoc: ignore[SD102, SD9X9]"
+    text = document(SHUT.replace("  - {from: open, to: shut, trigger: close}", line))
+    found = _lint(tmp_path, text)
+    assert "SD102" not in _codes(found)  # the known code still applies
+    (unknown,) = [f for f in found if f.code == "SD012"]
+    assert unknown.severity.value == "warning" and "'SD9X9'" in unknown.message
+    assert (unknown.line, unknown.column) == (14, line.index("SD9X9") + 1)
+    assert (unknown.end_line, unknown.end_column) == (14, line.index("SD9X9") + 6)
+
+
+def test_a_directive_of_unknown_codes_only_silences_nothing(tmp_path: Path) -> None:
+    text = document(SHUT.replace("trigger: close}", "trigger: close}  # statedoc: ignore[SD1O2]"))
+    found = _codes(_lint(tmp_path, text))
+    assert "SD102" in found and "SD012" in found
+
+
+def test_sd204_is_silenced_only_by_a_real_comment(tmp_path: Path) -> None:
+    config = Config(root=tmp_path, specs=(tmp_path,), out=tmp_path / "out")
+    first, second = tmp_path / "a.md", tmp_path / "b.md"
+    first.write_text(document())
+    files = [SpecFile(p.name, p, p.name) for p in (first, second)]
+    second.write_text(document().replace("DOR-001\n", "DOR-001  # statedoc: ignore[SD204]\n", 1))
+    assert "SD204" not in _codes(lint_files(files, _settings_for(config)).findings)
+    second.write_text(document().replace("title: Door", "title: 'Door # statedoc: ignore[SD204]'"))
+    assert "SD204" in _codes(lint_files(files, _settings_for(config)).findings)
+
+
+def test_comment_positions_from_the_yaml_scanner() -> None:
+    text = "a: 'x # no' # yes\nb: \"y # no\"\nc: |\n  # no\nd: [e, 'f # no'] # yes\n"
+    assert [text[s:e] for s, e in comments(text)] == ["# yes", "# yes"]
+    assert at(lint_text(document()), "SD012") == []
