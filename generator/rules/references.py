@@ -9,6 +9,7 @@ from generator.document import Document
 from generator.findings import Severity
 from generator.rules import Hit, rule
 from generator.rules.examples import BODY, DOOR, HEADER
+from generator.rules.suggest import did_you_mean
 from generator.source import Span
 
 _SHA = "ad3f6a6582843008ed0f5a17b131878d15829af1"
@@ -38,8 +39,9 @@ def unknown_source_repo(doc: Document) -> Iterator[Hit]:
         repo = item.source.split(":", 1)[0]
         if repo not in known:
             declared = ", ".join(sorted(known)) or "none"
+            hint = did_you_mean(repo, sorted(known))
             yield Hit(
-                f"source repo {repo!r} is not declared in source_sha (declared: {declared})",
+                f"source repo {repo!r} is not declared in source_sha (declared: {declared}){hint}",
                 (*item.path, "source"),
             )
 
