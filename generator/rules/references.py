@@ -134,9 +134,11 @@ def title_heading_mismatch(doc: Document) -> Iterator[Hit]:
         return
     first = headings[0]
     if first.text.casefold() != doc.spec.title.strip().casefold():
-        line_end = doc.source.text.find("\n", first.start)
-        end = first.end if line_end < 0 else line_end
-        yield Hit(
-            f"first heading {first.text!r} differs from title {doc.spec.title!r}",
-            span=Span(first.start, end),
+        line = doc.source.text[first.start : first.end]
+        at = line.find(first.text) if first.text else -1
+        span = (
+            Span(first.start + at, first.start + at + len(first.text))
+            if at >= 0
+            else Span(first.start, first.end)
         )
+        yield Hit(f"first heading {first.text!r} differs from title {doc.spec.title!r}", span=span)
