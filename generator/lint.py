@@ -178,16 +178,17 @@ def _lint(
     _yaml_line_breaks(split.yaml_text, split.yaml_offset, reporter)
     for offset, message in bidi_controls(source.text, split.body_offset):
         reporter.add("SD013", Span(offset, offset + 1), message)
-    if suppression.MARK in source.text:
-        found = suppression.find(
-            source, split.yaml_text, split.yaml_offset, split.body_offset, REGISTRY
-        )
+    marked = suppression.MARK in source.text
+    scalars = yamlload.Scalars() if marked else None
+    loaded, problems = yamlload.load(split.yaml_text, split.yaml_offset, scalars=scalars)
+    for problem in problems:
+        reporter.add(problem.code, problem.span, problem.message, problem.related)
+    if marked:
+        yaml_span = Span(split.yaml_offset, split.yaml_offset + len(split.yaml_text))
+        found = suppression.find(source, yaml_span, split.body_offset, scalars, REGISTRY)
         for span, code in found.unknown:
             reporter.add("SD012", span, f"{code!r} in statedoc: ignore[...] is not a rule code")
         result.suppressions = found
-    loaded, problems = yamlload.load(split.yaml_text, split.yaml_offset)
-    for problem in problems:
-        reporter.add(problem.code, problem.span, problem.message, problem.related)
     if loaded is None:
         return
     _schema_stage(loaded, reporter)

@@ -9,12 +9,13 @@ matter (SD001) could never be told apart from a spec that asked to be silenced.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from generator.body import Body
 from generator.source import SourceText, Span
-from generator.yamlload import comments
+from generator.yamlload import Scalars
 
 MARK = "statedoc:"
 _DIRECTIVE = re.compile(r"(?:#|%%)\s*statedoc:\s*ignore\[([^\]\r\n]*)\]")
@@ -38,31 +39,62 @@ class Suppressions:
 
 
 def find(
-    source: SourceText, yaml_text: str, yaml_offset: int, body_offset: int, known: Collection[str]
+    source: SourceText,
+    yaml_span: Span,
+    body_offset: int,
+    scalars: Scalars | None,
+    known: Collection[str],
 ) -> Suppressions:
-    """Every ``statedoc: ignore[...]`` directive that stands in a real comment."""
+    """Every ``statedoc: ignore[...]`` directive that stands in a real comment.
+
+    The front matter counts only when it parsed completely (``scalars.complete``): in a
+    document with a syntax error nobody can say what is a comment, so nothing is silenced.
+    """
     found = Suppressions()
-    if MARK not in source.text:
+    text = source.text
+    if MARK not in text:
         return found
-    spans: list[Span] = []
-    if MARK in yaml_text:
-        spans.extend(Span(yaml_offset + s, yaml_offset + e) for s, e in comments(yaml_text))
-    spans.extend(_mermaid_comments(source.text, body_offset))
-    for span in spans:
-        text = source.text[span.start : span.end]
-        for match in _DIRECTIVE.finditer(text):
-            line, _ = source.position(span.start + match.start())
-            codes: list[str] = []
-            for token in _TOKEN.finditer(match.group(1)):
-                code = token.group().upper()
-                if any(k.startswith(code) for k in known):
-                    codes.append(code)
-                else:
-                    where = span.start + match.start(1) + token.start()
-                    found.unknown.append((Span(where, where + len(code)), token.group()))
-            if codes or not _TOKEN.search(match.group(1)):
-                found.lines.setdefault(line, []).append(tuple(codes))
+    matches: list[tuple[int, re.Match[str]]] = []
+    if scalars is not None and scalars.complete:
+        starts = [span.start for span in scalars.spans]
+        for match in _DIRECTIVE.finditer(text, yaml_span.start, yaml_span.end):
+            if _in_yaml_comment(text, match.start(), yaml_span.start, scalars.spans, starts):
+                matches.append((match.start(), match))
+    for span in _mermaid_comments(text, body_offset):
+        matches.extend(
+            (span.start + m.start(), m) for m in _DIRECTIVE.finditer(text[span.start : span.end])
+        )
+    for where, match in matches:
+        line, _ = source.position(where)
+        codes: list[str] = []
+        for token in _TOKEN.finditer(match.group(1)):
+            code = token.group().upper()
+            if any(k.startswith(code) for k in known):
+                codes.append(code)
+            else:
+                at = where + match.start(1) - match.start() + token.start()
+                found.unknown.append((Span(at, at + len(code)), token.group()))
+        if codes or not _TOKEN.search(match.group(1)):
+            found.lines.setdefault(line, []).append(tuple(codes))
     return found
+
+
+def _in_yaml_comment(
+    text: str, at: int, yaml_start: int, spans: list[Span], starts: list[int]
+) -> bool:
+    """Whether offset ``at`` is inside a YAML comment: outside every scalar, after a ``#``
+    that starts its line or follows a blank (YAML's rule) with no scalar in between."""
+    index = bisect_right(starts, at) - 1
+    if index >= 0 and spans[index].end > at:
+        return False  # inside a quoted, plain or block scalar (or a key)
+    line_start = max(text.rfind("\n", yaml_start, at), text.rfind("\r", yaml_start, at)) + 1
+    low = max(line_start, yaml_start, spans[index].end if index >= 0 else 0)
+    hash_at = text.find("#", low, at + 1)
+    while hash_at >= 0:
+        if hash_at == line_start or text[hash_at - 1] in " \t":
+            return True
+        hash_at = text.find("#", hash_at + 1, at + 1)
+    return False
 
 
 def _mermaid_comments(text: str, body_offset: int) -> Iterator[Span]:

@@ -62,6 +62,16 @@ class Loaded:
         return self.spans.get(path, Span(0, 0))
 
 
+@dataclass(slots=True)
+class Scalars:
+    """The file span of every scalar (keys too), in document order, and whether the whole text
+    was parsed. Outside these spans a ``#`` after a blank starts a comment: that is how inline
+    ignores are told from text, since libyaml reports no comments."""
+
+    spans: list[Span] = field(default_factory=list)
+    complete: bool = False
+
+
 class _TooLargeError(Exception):
     pass
 
@@ -153,20 +163,27 @@ def _hint(text: str, index: int, message: str) -> str:
 
 
 def load(
-    text: str, offset: int = 0, max_depth: int = MAX_DEPTH
+    text: str,
+    offset: int = 0,
+    max_depth: int = MAX_DEPTH,
+    scalars: Scalars | None = None,
 ) -> tuple[Loaded | None, list[Problem]]:
     """Load front matter text that starts at ``offset`` in the file.
 
     Returns the values (``None`` when they are unusable) and every problem found. Loading stops
     at the first syntax error or at the nesting cap; duplicate keys, aliases and tags are all
-    collected so a user sees them together.
+    collected so a user sees them together. ``scalars``, if given, records where the scalars
+    are (see :class:`Scalars`).
     """
     builder = _Builder(offset, max_depth)
+    builder.scalars = None if scalars is None else scalars.spans
     loader = yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
     get_event, feed = loader.get_event, builder.feed
     try:
         while (event := get_event()) is not None and feed(event):
             pass
+        if scalars is not None:
+            scalars.complete = event is None
     except yaml.YAMLError as exc:
         index, message = _error_index(exc, text, yaml.__with_libyaml__)
         builder.problem("SD003", index, index + 1, f"YAML syntax error: {message}")
@@ -191,6 +208,7 @@ class _Builder:
         self.result = Loaded(None)
         self.problems: list[Problem] = []
         self.documents = 0
+        self.scalars: list[Span] | None = None
 
     def problem(
         self,
@@ -235,6 +253,8 @@ class _Builder:
         return True
 
     def _scalar(self, event: yaml.ScalarEvent, start: int, end: int) -> bool:
+        if self.scalars is not None:
+            self.scalars.append(Span(self.offset + start, self.offset + end))
         if event.tag not in _STR_TAGS:
             self.problem("SD003", start, end, f"explicit tag {event.tag} is not allowed")
         value: object = event.value
@@ -328,62 +348,3 @@ class _Builder:
             return
         frame.seen[value] = span
         frame.key, frame.key_span = value, span
-
-
-_COMMENT_STOP = "\0\r\n\x85\u2028\u2029"
-
-
-class _CommentScanner(yaml.reader.Reader, yaml.scanner.Scanner):
-    """PyYAML's own scanner, noting where each comment starts: libyaml emits no comments,
-    and only the scanner knows whether a ``#`` is inside a quoted, plain or block scalar."""
-
-    def __init__(self, text: str) -> None:
-        yaml.reader.Reader.__init__(self, text)
-        yaml.scanner.Scanner.__init__(self)
-        self.starts: list[int] = []
-
-    def _note(self) -> None:
-        while self.peek() == " ":
-            self.forward()
-        if self.peek() == "#":
-            self.starts.append(self.index)
-
-    def scan_to_next_token(self) -> None:
-        if self.index == 0 and self.peek() == "\ufeff":
-            self.forward()
-        while True:
-            self._note()
-            if self.peek() == "#":
-                while self.peek() not in _COMMENT_STOP:
-                    self.forward()
-            if self.scan_line_break():  # type: ignore[no-untyped-call]
-                if not self.flow_level:
-                    self.allow_simple_key = True
-            else:
-                return
-
-    def scan_block_scalar_ignored_line(self, start_mark: yaml.Mark) -> None:
-        self._note()
-        super().scan_block_scalar_ignored_line(start_mark)
-
-    def scan_directive_ignored_line(self, start_mark: yaml.Mark) -> None:
-        self._note()
-        super().scan_directive_ignored_line(start_mark)
-
-
-def comments(text: str) -> list[Span]:
-    """The span of every YAML comment in ``text`` (offsets into ``text``), up to the first
-    syntax error: a ``#`` inside a quoted, plain or block scalar is text, not a comment."""
-    scanner = _CommentScanner(text)
-    try:
-        while scanner.get_token() is not None:  # type: ignore[no-untyped-call]
-            pass
-    except yaml.YAMLError:
-        pass
-    found: list[Span] = []
-    for start in scanner.starts:
-        end = start
-        while end < len(text) and text[end] not in _COMMENT_STOP:
-            end += 1
-        found.append(Span(start, end))
-    return found
