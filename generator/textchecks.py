@@ -27,15 +27,25 @@ def foreign_encoding(data: bytes) -> str | None:
         if data.startswith(bom):
             return name
     head = data[:64]
-    if len(head) >= 8 and b"\x00" in head:
-        if head[1::4].count(0) == head[2::4].count(0) == head[3::4].count(0) == len(head) // 4:
-            return "UTF-32 LE"
-        if head[0::4].count(0) == head[1::4].count(0) == head[2::4].count(0) == len(head) // 4:
-            return "UTF-32 BE"
-        if head[1::2].count(0) == len(head) // 2 and 0 not in head[0::2]:
-            return "UTF-16 LE"
-        if head[0::2].count(0) == len(head) // 2 and 0 not in head[1::2]:
-            return "UTF-16 BE"
+    if len(head) < 8 or data.startswith(b"---") or b"\x00" not in head:
+        return None  # a spec starts with '---'; only ASCII-looking text is judged without BOM
+    quarters = [head[i::4] for i in range(4)]
+    halves = [head[i::2] for i in range(2)]
+
+    def zeros(part: bytes) -> bool:
+        return part.count(0) == len(part)
+
+    def letters(part: bytes) -> bool:
+        return 0 not in part
+
+    if letters(quarters[0]) and all(map(zeros, quarters[1:])):
+        return "UTF-32 LE"
+    if letters(quarters[3]) and all(map(zeros, quarters[:3])):
+        return "UTF-32 BE"
+    if letters(halves[0]) and zeros(halves[1]):
+        return "UTF-16 LE"
+    if letters(halves[1]) and zeros(halves[0]):
+        return "UTF-16 BE"
     return None
 
 

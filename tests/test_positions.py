@@ -69,6 +69,9 @@ def check_positions(text: str, findings: list[Finding]) -> None:
     count = len(lines)
     for f in findings:
         where = f"{f}\n{text!r}"
+        assert f.code != "SD000", where
+        if f.code == "SD006":
+            continue  # UTF-16/32 without a BOM: the text is not what the file means
         assert 1 <= f.line <= f.end_line <= count, where
         assert 1 <= f.column <= len(lines[f.line - 1]) + 1, where
         assert 1 <= f.end_column <= len(lines[f.end_line - 1]) + 1, where
@@ -126,6 +129,7 @@ def fuzzed(draw: st.DrawFn) -> str:
 @example(document(body="\n# Window\n").replace("\n", "\r\n"))
 @example("---\nid: [\n---\n")
 @example("---\r\nid: 1\r\n---")
+@example("\n" + "\x00" * 8)
 def test_every_finding_stays_inside_the_text(text: str) -> None:
     data = text.encode("utf-8", "surrogatepass")
     try:
