@@ -107,7 +107,7 @@ def text_range(source: SourceText, span: Span) -> tuple[int, int, int, int]:
     """The one place a span becomes (line, column, end_line, end_column), all 1-based.
 
     Columns count code points; the end is exclusive, so it may be one past the last character
-    of its line, never further: a span never covers a line break (not even the ``\r`` of
+    of its line, never further: a span never covers a line break (not even the carriage return of
     CRLF), never starts or ends past the last line, and a span that ends just after a line
     break ends at the end of the line before. An empty span is widened to one character when
     its line has one, so every finding has something to underline.

@@ -87,7 +87,8 @@ def _in_yaml_comment(
     index = bisect_right(starts, at) - 1
     if index >= 0 and spans[index].end > at:
         return False  # inside a quoted, plain or block scalar (or a key)
-    line_start = max(text.rfind("\n", yaml_start, at), text.rfind("\r", yaml_start, at)) + 1
+    line_break = max(text.rfind("\n", yaml_start, at), text.rfind("\r", yaml_start, at))
+    line_start = line_break + 1 if line_break >= 0 else yaml_start
     low = max(line_start, yaml_start, spans[index].end if index >= 0 else 0)
     hash_at = text.find("#", low, at + 1)
     while hash_at >= 0:

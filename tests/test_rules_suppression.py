@@ -137,6 +137,13 @@ def test_which_lines_hold_a_real_comment() -> None:
     assert _silenced_lines(DOOR + front) == [16, 17, 22, 24, 30]
 
 
+def test_a_comment_on_the_first_front_matter_line_counts(tmp_path: Path) -> None:
+    text = document(SHUT).replace("---\n", "---\n# statedoc: ignore[SD102]\n", 1)
+    assert sorted(lint_text(text).suppressions.lines) == [2]  # type: ignore[union-attr]
+    text = document(SHUT).replace("---\n", "---\r\n# statedoc: ignore[SD9]\r\n", 1)
+    assert [f.code for f in _lint(tmp_path, text) if f.code == "SD012"] == ["SD012"]
+
+
 def test_nothing_is_silenced_in_a_front_matter_that_does_not_parse(tmp_path: Path) -> None:
     text = document(SHUT + "x: [  # statedoc: ignore[SD003]\n")
     assert "SD003" in _codes(_lint(tmp_path, text))
