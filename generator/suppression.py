@@ -85,11 +85,14 @@ def _in_yaml_comment(
     """Whether offset ``at`` is inside a YAML comment: outside every scalar, after a ``#``
     that starts its line or follows a blank (YAML's rule) with no scalar in between."""
     index = bisect_right(starts, at) - 1
-    if index >= 0 and spans[index].end > at:
-        return False  # inside a quoted, plain or block scalar (or a key)
     line_break = max(text.rfind("\n", yaml_start, at), text.rfind("\r", yaml_start, at))
     line_start = line_break + 1 if line_break >= 0 else yaml_start
-    low = max(line_start, yaml_start, spans[index].end if index >= 0 else 0)
+    low = max(line_start, spans[index].end if index >= 0 else 0)
+    if index >= 0 and spans[index].end > at:
+        span = spans[index]
+        if text[span.start] not in "|>" or span.start < line_start:
+            return False  # inside a quoted, plain or block scalar (or a key)
+        low = span.start + 1  # the header line of a block scalar may end in a comment
     hash_at = text.find("#", low, at + 1)
     while hash_at >= 0:
         if hash_at == line_start or text[hash_at - 1] in " \t":

@@ -5,7 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from docs import DIAGRAM, DOOR, codes, document, lint_text
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from generator.config import Config
 from generator.discover import SpecFile
@@ -147,3 +150,105 @@ def test_a_comment_on_the_first_front_matter_line_counts(tmp_path: Path) -> None
 def test_nothing_is_silenced_in_a_front_matter_that_does_not_parse(tmp_path: Path) -> None:
     text = document(SHUT + "x: [  # statedoc: ignore[SD003]\n")
     assert "SD003" in _codes(_lint(tmp_path, text))
+
+
+# ---- the comment detector agrees with PyYAML's own scanner (an independent oracle)
+
+
+class _OracleScanner(yaml.reader.Reader, yaml.scanner.Scanner):  # type: ignore[misc]
+    """PyYAML's pure-Python scanner, noting where it skips a comment."""
+
+    def __init__(self, text: str) -> None:
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        self.starts: list[int] = []
+
+    def _note(self) -> None:
+        while self.peek() == " ":
+            self.forward()
+        if self.peek() == "#":
+            self.starts.append(self.index)
+
+    def scan_to_next_token(self) -> None:
+        while True:
+            self._note()
+            if self.peek() == "#":
+                while self.peek() not in "\0\r\n\x85\u2028\u2029":
+                    self.forward()
+            if self.scan_line_break():
+                if not self.flow_level:
+                    self.allow_simple_key = True
+            else:
+                return
+
+    def scan_block_scalar_ignored_line(self, start_mark: yaml.Mark) -> None:
+        self._note()
+        super().scan_block_scalar_ignored_line(start_mark)
+
+
+DIRECTIVE = "# statedoc: ignore[SD1]"
+VALUES = st.sampled_from(
+    [
+        "v",
+        "a b",
+        "'q # x'",
+        "'it''s'",
+        '"d # x"',
+        '"e \\" # x"',
+        "[f, 'g # x', h]",
+        "{i: j, k: 'l # m'}",
+        "p#q",
+        f"'{DIRECTIVE}'",
+        f'"{DIRECTIVE}"',
+        "r#statedoc:ignore[SD1]",
+    ]
+)
+BLOCKS = st.sampled_from(["|", ">-", "|+", "|2"])
+
+
+@st.composite
+def front_matters(draw: st.DrawFn) -> str:
+    lines: list[str] = []
+    for index in range(draw(st.integers(1, 8))):
+        tail = draw(st.sampled_from(["", f" {DIRECTIVE}", f"  {DIRECTIVE} more"]))
+        if draw(st.booleans()):
+            content = draw(st.lists(st.sampled_from(["x", DIRECTIVE, f"y {DIRECTIVE}", ""])))
+            lines.append(f"k{index}: {draw(BLOCKS)}{tail}")
+            lines.extend(f"  {c}" if c else "" for c in content)
+            if draw(st.booleans()):
+                lines.append(draw(st.sampled_from([f" {DIRECTIVE}", DIRECTIVE, f"   {DIRECTIVE}"])))
+        else:
+            lines.append(f"k{index}: {draw(VALUES)}{tail}")
+        if draw(st.booleans()):
+            lines.append(DIRECTIVE)
+    return "\n".join(lines) + "\n"
+
+
+@settings(deadline=None)
+@example("k0: v\nk2: | # statedoc: ignore[SD1]\n  x\n")
+@given(front_matters())
+def test_directive_lines_match_pyyaml_scanner(front: str) -> None:
+    oracle = _OracleScanner(front)
+    try:
+        while oracle.get_token() is not None:  # type: ignore[no-untyped-call]
+            pass
+        yaml.safe_load(front)
+    except yaml.YAMLError:
+        return  # not a document both parsers read: nothing to compare
+    comment_lines = {front.count("\n", 0, start) + 1 for start in oracle.starts}
+    expected = sorted(
+        line
+        for line in comment_lines
+        if "statedoc:" in front.splitlines()[line - 1][_column(front, oracle.starts, line) :]
+    )
+    result = lint_text(f"---\n{front}---\n")
+    found = sorted(line - 1 for line in result.suppressions.lines) if result.suppressions else []
+    assert found == expected, front
+
+
+def _column(text: str, starts: list[int], line: int) -> int:
+    """Column (0-based) where the comment on ``line`` starts."""
+    for start in starts:
+        if text.count("\n", 0, start) + 1 == line:
+            return start - (text.rfind("\n", 0, start) + 1)
+    raise AssertionError(line)
