@@ -47,6 +47,11 @@ def test_unknown_invalid_state_suggests() -> None:
     assert "did you mean 'open'?" in _only(document(front), "SD103").message
 
 
+def test_unknown_initial_state_suggests() -> None:
+    finding = _only(document(DOOR.replace("initial: closed", "initial: clsed")), "SD112")
+    assert finding.message == "initial state 'clsed' is not declared; did you mean 'closed'?"
+
+
 def test_unknown_repo_suggests_the_declared_repo() -> None:
     front = _SOURCED.replace("door-service:src", "door-servce:src")
     assert "did you mean 'door-service'?" in _only(document(front), "SD201").message

@@ -285,4 +285,5 @@ def unknown_initial_state(doc: Document) -> Iterator[Hit]:
     for index, name in enumerate(initial):
         if name not in names:
             path = ("initial",) if single else ("initial", index)
-            yield Hit(f"initial state {name!r} is not declared", path)
+            hint = did_you_mean(name, doc.spec.state_names)
+            yield Hit(f"initial state {name!r} is not declared{hint}", path)
