@@ -9,8 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_FENCE = re.compile(r"---[ \t]*(?:\r\n?|\n|\Z)")
-_CLOSE = re.compile(r"(?<=[\r\n])---[ \t]*(?:\r\n?|\n|\Z)")
+# Linear on any input: the look-behind is one character, the possessive ``*+`` never gives
+# back a run of blanks to retry the line break (a 1 MB line of spaces is scanned once), and
+# the first line is found with a match, not by splitting the whole text into lines.
+_FENCE = re.compile(r"---[ \t]*+(?:\r\n?|\n|\Z)")
+_CLOSE = re.compile(r"(?<=[\r\n])---[ \t]*+(?:\r\n?|\n|\Z)")
+_FIRST_LINE = re.compile(r"[^\r\n]{0,41}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +41,9 @@ def split(text: str) -> Split:
     """Return the front matter and body; raise SplitError with SD001/SD002 otherwise."""
     opening = _FENCE.match(text)
     if opening is None:
-        first = text.splitlines()[0] if text else ""
-        shown = first if len(first) <= 40 else first[:40] + "..."
+        first = _FIRST_LINE.match(text)
+        assert first is not None  # matches the empty string at worst
+        shown = first.group() if len(first.group()) <= 40 else first.group()[:40] + "..."
         found = f"found {shown!r}" if text else "the file is empty"
         raise SplitError(
             "SD001", 0, f"the file does not start with a '---' front matter line ({found})"

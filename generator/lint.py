@@ -11,11 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from generator import frontmatter, yamlload
+from generator import frontmatter, suppression, yamlload
 from generator.document import Document
 from generator.findings import Finding, Related, Severity
 from generator.rules import REGISTRY, Hit, all_rules, document_checks
 from generator.source import DecodeError, SourceText, Span, decode
+from generator.suppression import Suppressions
+from generator.textchecks import bidi_controls, foreign_encoding
 
 if TYPE_CHECKING:
     from traceback import FrameSummary
@@ -39,6 +41,7 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     facts: SpecFacts | None = None
     document: Document | None = None  # only when lint succeeded far enough to build one
+    suppressions: Suppressions | None = None  # inline ignores in real comments, if any
 
 
 class _Reporter:
@@ -57,8 +60,7 @@ class _Reporter:
         related: Iterable[tuple[Span, str]] = (),
     ) -> None:
         rule = REGISTRY[code]
-        line, column = self.position(span.start)
-        end_line, end_column = self.position(max(span.end, span.start + 1))
+        line, column, end_line, end_column = self.range(span)
         self.findings.append(
             Finding(
                 self.path,
@@ -70,22 +72,71 @@ class _Reporter:
                 rule.name,
                 rule.severity,
                 message,
-                tuple(Related(*self.position(s.start), m) for s, m in related),
+                tuple(Related(*self.range(s)[:2], m) for s, m in related),
             )
         )
 
     def at(self, code: str, line: int, column: int, message: str) -> None:
         rule = REGISTRY[code]
+        end_line, end_column = line, column + 1
+        if self.source is not None:
+            line, column, end_line, end_column = self.range(
+                Span(self.source.offset(line, column), self.source.offset(line, column) + 1)
+            )
         self.findings.append(
             Finding(
-                self.path, line, column, line, column + 1, code, rule.name, rule.severity, message
+                self.path,
+                line,
+                column,
+                end_line,
+                end_column,
+                code,
+                rule.name,
+                rule.severity,
+                message,
             )
         )
 
-    def position(self, offset: int) -> tuple[int, int]:
+    def range(self, span: Span) -> tuple[int, int, int, int]:
         if self.source is None:
-            return 1, 1
-        return self.source.position(offset)
+            return 1, 1, 1, 2
+        return text_range(self.source, span)
+
+
+def text_range(source: SourceText, span: Span) -> tuple[int, int, int, int]:
+    """The one place a span becomes (line, column, end_line, end_column), all 1-based.
+
+    Columns count code points; the end is exclusive, so it may be one past the last character
+    of its line, never further: a span never covers a line break (not even the carriage return of
+    CRLF), never starts or ends past the last line, and a span that ends just after a line
+    break ends at the end of the line before. An empty span is widened to one character when
+    its line has one, so every finding has something to underline.
+    """
+    size = len(source.text)
+    start = max(0, min(span.start, size))
+    end = max(start, min(span.end, size))
+    line, column = _clamped(source, start)
+    if end == start:
+        end_line, end_column = line, column
+    else:
+        end_line, end_column = _clamped(source, end)
+        if end_column == 1 and end_line > line:  # just after a line break
+            end_line -= 1
+            end_column = len(source.line_text(end_line)) + 1
+    if (end_line, end_column) <= (line, column):
+        end_line = line
+        end_column = min(column + 1, len(source.line_text(line)) + 1)
+    return line, column, end_line, end_column
+
+
+def _clamped(source: SourceText, offset: int) -> tuple[int, int]:
+    """``position`` kept inside the text's lines: an offset inside a line break (CRLF) or at
+    the very end after a final line break stays on the line that has text."""
+    line, column = source.position(offset)
+    if line > 1 and offset >= len(source.text) and column == 1:
+        line -= 1
+        return line, len(source.line_text(line)) + 1
+    return line, min(column, len(source.line_text(line)) + 1)
 
 
 def lint_bytes(data: bytes, path: str, *, max_file_size: int | None = None) -> FileResult:
@@ -109,6 +160,10 @@ def _lint(
     if max_file_size is not None and len(data) > max_file_size:
         reporter.at("SD007", 1, 1, f"the file has {len(data)} bytes; the limit is {max_file_size}")
         return
+    foreign = foreign_encoding(data)
+    if foreign is not None:
+        reporter.at("SD006", 1, 1, f"the file is {foreign} encoded; save it as UTF-8")
+        return
     try:
         source = decode(data)
     except DecodeError as exc:
@@ -121,9 +176,19 @@ def _lint(
         reporter.add(exc.code, Span(exc.offset, exc.offset + 3), exc.message)
         return
     _yaml_line_breaks(split.yaml_text, split.yaml_offset, reporter)
-    loaded, problems = yamlload.load(split.yaml_text, split.yaml_offset)
+    for offset, message in bidi_controls(source.text, split.body_offset):
+        reporter.add("SD013", Span(offset, offset + 1), message)
+    marked = suppression.MARK in source.text
+    scalars = yamlload.Scalars() if marked else None
+    loaded, problems = yamlload.load(split.yaml_text, split.yaml_offset, scalars=scalars)
     for problem in problems:
         reporter.add(problem.code, problem.span, problem.message, problem.related)
+    if marked:
+        yaml_span = Span(split.yaml_offset, split.yaml_offset + len(split.yaml_text))
+        found = suppression.find(source, yaml_span, split.body_offset, scalars, REGISTRY)
+        for span, code in found.unknown:
+            reporter.add("SD012", span, f"{code!r} in statedoc: ignore[...] is not a rule code")
+        result.suppressions = found
     if loaded is None:
         return
     _schema_stage(loaded, reporter)
@@ -136,10 +201,7 @@ def _lint(
     spec = build(loaded.value)
     document = Document(path, source, loaded, spec, split.body_offset)
     result.document = document
-    id_span = loaded.spans[("id",)]
-    result.facts = SpecFacts(
-        spec.id, *source.position(id_span.start), *source.position(id_span.end)
-    )
+    result.facts = SpecFacts(spec.id, *text_range(source, loaded.spans[("id",)]))
     for rule in document_checks():
         assert rule.check is not None
         try:

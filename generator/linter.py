@@ -13,8 +13,9 @@ from generator.config import Config
 from generator.discover import SpecFile
 from generator.findings import Finding, Severity
 from generator.lint import FileResult, SpecFacts, lint_bytes, project_findings
-from generator.selection import Selection, inline_ignored
-from generator.source import decode, read_bounded
+from generator.selection import Selection
+from generator.source import read_bounded
+from generator.suppression import Suppressions
 
 if TYPE_CHECKING:
     from generator.cache import Cache
@@ -67,19 +68,13 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _unsuppressed(findings: list[Finding], data: bytes) -> list[Finding]:
-    """Drop findings whose reported line carries ``# statedoc: ignore[CODE]``."""
-    if not findings:
+def _unsuppressed(findings: list[Finding], suppressions: Suppressions | None) -> list[Finding]:
+    """Drop findings whose reported line carries ``statedoc: ignore[CODE]`` in a real YAML
+    comment of the front matter or a ``%%`` comment of a diagram (see :mod:`generator.suppression`).
+    Internal errors are never silenced; a file with no front matter has no such comments."""
+    if not findings or suppressions is None or not suppressions.lines:
         return findings
-    try:
-        source = decode(data)
-    except Exception:
-        return findings
-    return [
-        f
-        for f in findings
-        if f.code == "SD000" or not inline_ignored(source.line_text(f.line), f.code)
-    ]
+    return [f for f in findings if f.code == "SD000" or not suppressions.ignores(f.line, f.code)]
 
 
 def _unreadable(spec: SpecFile, exc: OSError) -> FileResult:
@@ -127,11 +122,13 @@ def _lint_one(
             spec, "SD007", f"the file has {size} bytes; the limit is {max_file_size}"
         )
     result = lint_bytes(data, spec.display, max_file_size=max_file_size)
-    result.findings = _unsuppressed(result.findings, data)
-    if result.facts is not None and result.document is not None:
-        line_text = result.document.source.line_text(result.facts.id_line)
-        if inline_ignored(line_text, "SD204"):
-            result.facts = replace(result.facts, suppressed=True)
+    result.findings = _unsuppressed(result.findings, result.suppressions)
+    if (
+        result.facts is not None
+        and result.suppressions is not None
+        and result.suppressions.ignores(result.facts.id_line, "SD204")
+    ):
+        result.facts = replace(result.facts, suppressed=True)
     if cache is not None:
         cache.put(cache.key(data), result.findings, result.facts)
     if not keep_document:

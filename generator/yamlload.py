@@ -62,6 +62,16 @@ class Loaded:
         return self.spans.get(path, Span(0, 0))
 
 
+@dataclass(slots=True)
+class Scalars:
+    """The file span of every scalar (keys too), in document order, and whether the whole text
+    was parsed. Outside these spans a ``#`` after a blank starts a comment: that is how inline
+    ignores are told from text, since libyaml reports no comments."""
+
+    spans: list[Span] = field(default_factory=list)
+    complete: bool = False
+
+
 class _TooLargeError(Exception):
     pass
 
@@ -121,33 +131,61 @@ class _Frame:
     dead: bool = False  # a complex key: its contents are not kept
 
 
-def _error_index(exc: yaml.YAMLError) -> tuple[int, str]:
+def _error_index(exc: yaml.YAMLError, text: str, c_reader: bool) -> tuple[int, str]:
+    """Where the parser stopped, as a code-point offset into ``text``, and why."""
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         message = " ".join(p for p in (exc.context, exc.problem) if p) or str(exc)
-        return (mark.index if mark is not None else 0), message
+        index = mark.index if mark is not None else 0
+        return index, message + _hint(text, index, message)
     if isinstance(exc, yaml.reader.ReaderError):
-        return exc.position, f"unacceptable character #x{exc.character:04x}: {exc.reason}"
+        index = exc.position
+        if c_reader:  # libyaml's reader reports a byte offset into the UTF-8 encoding
+            index = len(text.encode("utf-8")[:index].decode("utf-8", "ignore"))
+        return index, f"unacceptable character #x{exc.character:04x}: {exc.reason}"
     return 0, str(exc).strip()
 
 
+def _hint(text: str, index: int, message: str) -> str:
+    """A plain-words hint for the mistakes YAML's own messages do not name."""
+    index = max(0, min(index, len(text)))
+    start = max(text.rfind("\n", 0, index), text.rfind("\r", 0, index)) + 1
+    line = text[start:index]
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    if text[index : index + 1] == "\t" or "\t" in indent:
+        return " (a tab character: YAML forbids tabs for indentation, indent with spaces)"
+    if "mapping values are not allowed" in message:
+        return " (a value that contains ': ' must be quoted, e.g. trigger: 'pay: now')"
+    before = max(text.rfind("\n", 0, max(0, start - 1)), text.rfind("\r", 0, max(0, start - 1)))
+    if " #" in text[before + 1 : index] and "flow" in message:
+        return " (' #' starts a comment that cut the line: quote a value that contains ' #')"
+    return ""
+
+
 def load(
-    text: str, offset: int = 0, max_depth: int = MAX_DEPTH
+    text: str,
+    offset: int = 0,
+    max_depth: int = MAX_DEPTH,
+    scalars: Scalars | None = None,
 ) -> tuple[Loaded | None, list[Problem]]:
     """Load front matter text that starts at ``offset`` in the file.
 
     Returns the values (``None`` when they are unusable) and every problem found. Loading stops
     at the first syntax error or at the nesting cap; duplicate keys, aliases and tags are all
-    collected so a user sees them together.
+    collected so a user sees them together. ``scalars``, if given, records where the scalars
+    are (see :class:`Scalars`).
     """
     builder = _Builder(offset, max_depth)
+    builder.scalars = None if scalars is None else scalars.spans
     loader = yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
     get_event, feed = loader.get_event, builder.feed
     try:
         while (event := get_event()) is not None and feed(event):
             pass
+        if scalars is not None:
+            scalars.complete = event is None
     except yaml.YAMLError as exc:
-        index, message = _error_index(exc)
+        index, message = _error_index(exc, text, yaml.__with_libyaml__)
         builder.problem("SD003", index, index + 1, f"YAML syntax error: {message}")
         return None, builder.problems
     except RecursionError:  # the pure-Python parser, when libyaml is missing
@@ -170,6 +208,7 @@ class _Builder:
         self.result = Loaded(None)
         self.problems: list[Problem] = []
         self.documents = 0
+        self.scalars: list[Span] | None = None
 
     def problem(
         self,
@@ -214,6 +253,8 @@ class _Builder:
         return True
 
     def _scalar(self, event: yaml.ScalarEvent, start: int, end: int) -> bool:
+        if self.scalars is not None:
+            self.scalars.append(Span(self.offset + start, self.offset + end))
         if event.tag not in _STR_TAGS:
             self.problem("SD003", start, end, f"explicit tag {event.tag} is not allowed")
         value: object = event.value

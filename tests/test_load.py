@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from docs import DOOR, HEADER, at, codes, document, lint_text
@@ -236,3 +237,48 @@ def test_header_is_parsed() -> None:
         "doors",
     )
     assert HEADER.count("\n") == 7
+
+
+_BREAKS = re.compile(r"\r\n?|\n")
+_FENCE_TEXT = re.compile(r"---[ \t]*")
+
+
+def _reference_split(text: str) -> tuple[int, int] | str:
+    """Line by line, the obvious way: (yaml start, closing line start) or the SD code."""
+    starts = [0] + [m.end() for m in _BREAKS.finditer(text)]
+    ends = [m.start() for m in _BREAKS.finditer(text)] + [len(text)]
+    if not _FENCE_TEXT.fullmatch(text, 0, ends[0]):
+        return "SD001"
+    for start, end in zip(starts[1:], ends[1:], strict=True):
+        if text.startswith("---", start) and _FENCE_TEXT.fullmatch(text, start, end):
+            return starts[1], start
+    return "SD002"
+
+
+MEGA = 1 << 20
+PATHOLOGICAL = {
+    "blank-run": "---\n" + " " * MEGA,
+    "blank-lines": "---\n" + "\n" * MEGA,
+    "long-line": "---\n" + "a" * MEGA + "\n---\n",
+    "near-fences": "---\n" + ("---" + " " * 1000 + "x\n") * (MEGA // 1005),
+    "tab-fences": "---\n" + ("\n---" + "\t" * 1000 + "y") * (MEGA // 1005) + "\n---\n",
+    "opening-then-text": "---" + " " * MEGA + "x",
+    "no-fence": " " * MEGA,
+    "carriage-returns": "---" + "\r" * MEGA,
+    "dashes": "---\n" + "-" * MEGA,
+    "newlines-only": "\n" * MEGA,
+}
+
+
+@pytest.mark.parametrize("name", sorted(PATHOLOGICAL))
+def test_split_is_linear_on_pathological_megabytes(name: str) -> None:
+    """A quadratic scan of these 1 MiB texts takes hours (10^12 steps), a linear one
+    milliseconds; the answer must agree with a plain line-by-line reference."""
+    text = PATHOLOGICAL[name]
+    expected = _reference_split(text)
+    try:
+        found = split(text)
+        got: tuple[int, int] | str = (found.yaml_offset, found.yaml_offset + len(found.yaml_text))
+    except SplitError as exc:
+        got = exc.code
+    assert got == expected

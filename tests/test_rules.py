@@ -104,7 +104,7 @@ CASES: list[tuple[str, str, str, list[tuple[int, int]], str]] = [
         [(18, 5)],
         DOOR + "invariants:\n  - INV-DOM-EX-DOR-001-01\n",
     ),
-    ("SD206", DOOR, "\n# Window\n", [(18, 1)], DOOR),
+    ("SD206", DOOR, "\n# Window\n", [(18, 3)], DOOR),
     ("SD301", DOOR, "\n# Door\n\nNo diagram here.\n", [(17, 1)], DOOR),
     ("SD302", DOOR, _body(DIAGRAM.replace("open --> closed", "open -> closed")), [(25, 8)], DOOR),
     (

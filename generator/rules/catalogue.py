@@ -105,6 +105,29 @@ _load_rule(
     f"---\n{HEADER}{DOOR}invalids:\n  - {{from: open, to: open, why: no}}\n---\n",
     severity=Severity.WARNING,
 )
+_WEDGE = DOOR + "  - {from: open, to: open, trigger: wedge}  # statedoc: ignore[SD111]\n"
+_load_rule(
+    "SD012",
+    "unknown-ignore-code",
+    "a `statedoc: ignore[...]` comment names something that is not a rule code",
+    "A misspelt code silences nothing: the finding it was meant for stays, and the comment "
+    "looks as if it did its job. statedoc says so instead of passing over it.",
+    _WEDGE.replace("ignore[SD111]", "ignore[SD911]"),
+    _WEDGE,
+    severity=Severity.WARNING,
+)
+_TRIGGER = DOOR.replace("trigger: close}", 'trigger: "close RLO"}')
+_load_rule(
+    "SD013",
+    "bidi-control",
+    "a raw bidirectional control character (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, "
+    "U+061C) in the front matter or the diagram",
+    "Bidi controls make text display in another order than a parser reads it (trojan source): "
+    "a reviewer would approve a name or trigger that is not the one generated. Escape it if meant.",
+    _TRIGGER.replace("RLO", "\u202e"),
+    _TRIGGER.replace("RLO", "\\u202e"),
+    severity=Severity.WARNING,
+)
 
 
 # --- the output stage (SD4xx): reported by generate, diagram, build and check -------------

@@ -9,6 +9,7 @@ from generator.findings import Severity
 from generator.names import member_name
 from generator.rules import Hit, rule
 from generator.rules.examples import DOOR
+from generator.rules.suggest import did_you_mean
 from generator.source import Span
 
 _DOOR_INVALID = DOOR + "invalid:\n  - {from: open, to: open, why: an open door cannot open}\n"
@@ -49,7 +50,8 @@ def unknown_transition_state(doc: Document) -> Iterator[Hit]:
     for item in doc.spec.transitions:
         for key, value in (("from", item.from_state), ("to", item.to_state)):
             if value not in names:
-                yield Hit(f"transition {key} {value!r}: no such state", (*item.path, key))
+                hint = did_you_mean(value, doc.spec.state_names)
+                yield Hit(f"transition {key} {value!r}: no such state{hint}", (*item.path, key))
 
 
 @rule(
@@ -65,7 +67,8 @@ def unknown_invalid_state(doc: Document) -> Iterator[Hit]:
     for item in doc.spec.invalid:
         for key, value in (("from", item.from_state), ("to", item.to_state)):
             if value not in names:
-                yield Hit(f"invalid pair {key} {value!r}: no such state", (*item.path, key))
+                hint = did_you_mean(value, doc.spec.state_names)
+                yield Hit(f"invalid pair {key} {value!r}: no such state{hint}", (*item.path, key))
 
 
 @rule(
@@ -282,4 +285,5 @@ def unknown_initial_state(doc: Document) -> Iterator[Hit]:
     for index, name in enumerate(initial):
         if name not in names:
             path = ("initial",) if single else ("initial", index)
-            yield Hit(f"initial state {name!r} is not declared", path)
+            hint = did_you_mean(name, doc.spec.state_names)
+            yield Hit(f"initial state {name!r} is not declared{hint}", path)

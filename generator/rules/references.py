@@ -9,6 +9,7 @@ from generator.document import Document
 from generator.findings import Severity
 from generator.rules import Hit, rule
 from generator.rules.examples import BODY, DOOR, HEADER
+from generator.rules.suggest import did_you_mean
 from generator.source import Span
 
 _SHA = "ad3f6a6582843008ed0f5a17b131878d15829af1"
@@ -38,8 +39,9 @@ def unknown_source_repo(doc: Document) -> Iterator[Hit]:
         repo = item.source.split(":", 1)[0]
         if repo not in known:
             declared = ", ".join(sorted(known)) or "none"
+            hint = did_you_mean(repo, sorted(known))
             yield Hit(
-                f"source repo {repo!r} is not declared in source_sha (declared: {declared})",
+                f"source repo {repo!r} is not declared in source_sha (declared: {declared}){hint}",
                 (*item.path, "source"),
             )
 
@@ -132,9 +134,11 @@ def title_heading_mismatch(doc: Document) -> Iterator[Hit]:
         return
     first = headings[0]
     if first.text.casefold() != doc.spec.title.strip().casefold():
-        line_end = doc.source.text.find("\n", first.start)
-        end = first.end if line_end < 0 else line_end
-        yield Hit(
-            f"first heading {first.text!r} differs from title {doc.spec.title!r}",
-            span=Span(first.start, end),
+        line = doc.source.text[first.start : first.end]
+        at = line.find(first.text) if first.text else -1
+        span = (
+            Span(first.start + at, first.start + at + len(first.text))
+            if at >= 0
+            else Span(first.start, first.end)
         )
+        yield Hit(f"first heading {first.text!r} differs from title {doc.spec.title!r}", span=span)
