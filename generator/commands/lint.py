@@ -84,6 +84,13 @@ def exit_code(run: LintRun) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    lint_run, files = lint_paths(args, keep_documents=False)
+    from generator.interrupt import exit_code as signal_exit
+    from generator.interrupt import stoppable
+
+    try:
+        with stoppable():
+            lint_run, files = lint_paths(args, keep_documents=False)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: workers are already gone
+        return signal_exit(exc)
     emit(args, lint_run.findings, files)
     return exit_code(lint_run)
