@@ -109,17 +109,27 @@ def _lint_one(
         data = spec.path.read_bytes()
     except OSError as exc:
         return _unreadable(spec, exc)
+    result = _lint_data(spec, data, max_file_size)
+    if cache is not None:
+        cache.put(cache.key(data), result.findings, result.facts)
+    if not keep_document:
+        result.document = None  # cheap to ship back from a worker
+    return result
+
+
+def _lint_data(spec: SpecFile, data: bytes, max_file_size: int) -> FileResult:
     result = lint_bytes(data, spec.display, max_file_size=max_file_size)
     result.findings = _unsuppressed(result.findings, data)
     if result.facts is not None and result.document is not None:
         line_text = result.document.source.line_text(result.facts.id_line)
         if inline_ignored(line_text, "SD204"):
             result.facts = replace(result.facts, suppressed=True)
-    if cache is not None:
-        cache.put(cache.key(data), result.findings, result.facts)
-    if not keep_document:
-        result.document = None  # cheap to ship back from a worker
     return result
+
+
+def lint_data(spec: SpecFile, data: bytes, settings: Settings) -> LintRun:
+    """Lint one document given as bytes (``lint -``: stdin) as if it were ``spec``."""
+    return _select([spec], [_lint_data(spec, data, settings.max_file_size)], settings.selection)
 
 
 def _cached(spec: SpecFile, cache: Cache) -> FileResult | None:
