@@ -120,12 +120,12 @@ def _progress(args: argparse.Namespace, total: int) -> Progress | None:
     import os
     import sys
 
-    from generator.progress import Progress, wanted
+    from generator import progress
 
     quiet = bool(getattr(args, "quiet", False))
-    if not wanted(sys.stderr, quiet=quiet, fmt=args.format, environ=os.environ):
+    if not progress.wanted(sys.stderr, quiet=quiet, fmt=args.format, environ=os.environ):
         return None
-    return Progress(total, sys.stderr)
+    return progress.Progress(total, sys.stderr, delay=progress.DELAY)
 
 
 def run(args: argparse.Namespace) -> int:
