@@ -90,7 +90,8 @@ def _interrupt(project: Path, sig: signal.Signals, *, group: bool) -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    assert proc.returncode == 128 + sig, err.decode()
+    expected = -sig if sig == signal.SIGKILL else 128 + sig
+    assert proc.returncode == expected, err.decode()
     assert b"Traceback" not in err, err.decode()
     assert _group(proc.pid) == []
     leftovers = [p.name for p in project.rglob("*") if p.name.endswith(".tmp")]
@@ -105,3 +106,8 @@ def test_sigterm_stops_workers_and_exits_143(project: Path, group: bool) -> None
 @pytest.mark.parametrize("group", [False, True], ids=["pid", "group"])
 def test_sigint_stops_workers_and_exits_130(project: Path, group: bool) -> None:
     _interrupt(project, signal.SIGINT, group=group)
+
+
+def test_workers_die_with_a_killed_parent(project: Path) -> None:
+    """SIGKILL cannot be handled: the workers notice their parent's death themselves."""
+    _interrupt(project, signal.SIGKILL, group=False)
