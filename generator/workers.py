@@ -9,6 +9,7 @@ waits on our stdout for ever. Here each worker has one duplex pipe and a strict 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -25,8 +26,11 @@ class WorkerDiedError(RuntimeError):
     """A worker ended without being asked to (killed from outside, out of memory)."""
 
 
-def _serve(conn: Connection, work: Callable[[T], R], parent: int) -> None:
+def _serve(conn: Connection, work: Callable[[T], R], parent: int, siblings: list[int]) -> None:
     worker_init(parent)
+    for fd in siblings:  # forked copies of the parent's ends of earlier workers' pipes
+        with contextlib.suppress(OSError):
+            os.close(fd)
     while True:
         try:
             chunk: list[tuple[int, T]] | None = conn.recv()
@@ -59,11 +63,16 @@ def run_parallel(
     results: list[R | None] = [None] * len(items)
     pool: dict[Connection, _Worker[T]] = {}
     finished = False
+    forking = multiprocessing.get_start_method() == "fork"
     try:
         for _ in range(min(workers, -(-len(items) // chunk))):
             ours, theirs = multiprocessing.Pipe(duplex=True)
+            # A forked worker holding the parent's end of another worker's pipe would keep that
+            # worker waiting for work after the parent died: close them (fork only: under
+            # spawn those descriptor numbers mean nothing in the child).
+            siblings = [c.fileno() for c in pool] if forking else []
             process = multiprocessing.Process(
-                target=_serve, args=(theirs, work, os.getpid()), daemon=True
+                target=_serve, args=(theirs, work, os.getpid(), siblings), daemon=True
             )
             with held_signals():  # the worker starts with them held until its handlers are set
                 process.start()
