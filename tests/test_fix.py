@@ -197,3 +197,11 @@ def test_stdin_with_against_is_a_usage_error(
     stdin(monkeypatch, DRIFTED.encode())
     code, _, err = lint(capsys, "-", "--against", "HEAD")
     assert code == 2 and "stdin" in err
+
+
+def test_stdin_is_linted_alone(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin(monkeypatch, DRIFTED.encode())
+    code, _, err = lint(capsys, "-", NAME)
+    assert code == 2 and "alone" in err

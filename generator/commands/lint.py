@@ -118,7 +118,6 @@ def exit_code(run: LintRun) -> int:
 
 def _progress(args: argparse.Namespace, total: int) -> Progress | None:
     import os
-    import sys
 
     from generator import progress
 
@@ -134,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.statistics and args.format not in ("text", "json"):
         raise ConfigError("--statistics prints text or json, not " + args.format)
-    if args.paths == ["-"] or args.stdin_filename:
+    if "-" in args.paths or args.stdin_filename:
         from generator.commands.lintstdin import run_stdin
 
         return run_stdin(args)
