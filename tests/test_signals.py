@@ -93,6 +93,10 @@ def _interrupt(project: Path, sig: signal.Signals, *, group: bool) -> None:
     expected = -sig if sig == signal.SIGKILL else 128 + sig
     assert proc.returncode == expected, err.decode()
     assert b"Traceback" not in err, err.decode()
+    # A worker may still be between closing its files and exiting: wait (hang detector only).
+    deadline = time.monotonic() + HANG
+    while _group(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert _group(proc.pid) == []
     leftovers = [p.name for p in project.rglob("*") if p.name.endswith(".tmp")]
     assert leftovers == [], err.decode()
