@@ -18,6 +18,12 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+#: The signals that stop a run (SIGHUP: the terminal went away); Windows has no SIGHUP.
+_STOPS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
 class Interrupted(KeyboardInterrupt):
     """A termination signal arrived; ``exit_code`` is the shell's ``128 + signal``."""
 
@@ -45,7 +51,7 @@ def stoppable() -> Iterator[None]:
     if sys.platform == "win32":  # pragma: no cover - no SIGTERM semantics to map
         yield
         return
-    previous = {sig: signal.signal(sig, _raise) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    previous = {sig: signal.signal(sig, _raise) for sig in _STOPS if sig != signal.SIGINT}
     try:
         yield
     finally:
@@ -53,7 +59,6 @@ def stoppable() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-_STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _state = {"busy": False, "stop": 0}
 
 
@@ -62,6 +67,9 @@ def held_signals() -> Iterator[None]:
     """Hold back the stop signals (they stay pending, then arrive): a process forked inside
     inherits the mask, so it cannot be stopped by the parent's handlers before it sets its own,
     and the parent cannot be stopped between starting a worker and recording it."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows
+        yield
+        return
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
         yield
@@ -97,9 +105,11 @@ def _die_with(parent: int) -> None:
 def worker_init(parent: int) -> None:
     """Initializer for pool workers (forked with the parent's handlers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _worker_signal)
-    signal.signal(signal.SIGHUP, _worker_signal)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+    for sig in _STOPS:
+        if sig != signal.SIGINT:
+            signal.signal(sig, _worker_signal)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     _die_with(parent)
 
 
