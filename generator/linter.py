@@ -4,7 +4,7 @@ rules, selection and inline suppression. The I/O edge around :mod:`generator.lin
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -121,6 +121,15 @@ def _lint_one(
         return _file_finding(
             spec, "SD007", f"the file has {size} bytes; the limit is {max_file_size}"
         )
+    result = _lint_data(spec, data, max_file_size)
+    if cache is not None:
+        cache.put(cache.key(data), result.findings, result.facts)
+    if not keep_document:
+        result.document = None  # cheap to ship back from a worker
+    return result
+
+
+def _lint_data(spec: SpecFile, data: bytes, max_file_size: int) -> FileResult:
     result = lint_bytes(data, spec.display, max_file_size=max_file_size)
     result.findings = _unsuppressed(result.findings, result.suppressions)
     if (
@@ -129,11 +138,12 @@ def _lint_one(
         and result.suppressions.ignores(result.facts.id_line, "SD204")
     ):
         result.facts = replace(result.facts, suppressed=True)
-    if cache is not None:
-        cache.put(cache.key(data), result.findings, result.facts)
-    if not keep_document:
-        result.document = None  # cheap to ship back from a worker
     return result
+
+
+def lint_data(spec: SpecFile, data: bytes, settings: Settings) -> LintRun:
+    """Lint one document given as bytes (``lint -``: stdin) as if it were ``spec``."""
+    return _select([spec], [_lint_data(spec, data, settings.max_file_size)], settings.selection)
 
 
 def _cached(spec: SpecFile, cache: Cache, max_file_size: int) -> FileResult | None:
@@ -159,11 +169,13 @@ def lint_files(
     jobs: int = 1,
     cache: Cache | None = None,
     keep_documents: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> LintRun:
     """Lint ``files`` together (SD204 looks across them).
 
     ``keep_documents`` (for generation) lints in this process without the cache, so every
     clean file comes back with its parsed :class:`~generator.document.Document`.
+    ``progress`` is called with the number of files just finished.
     """
     if keep_documents:
         cache = None
@@ -178,17 +190,34 @@ def lint_files(
     work = partial(
         _lint_one, max_file_size=settings.max_file_size, cache=cache, keep_document=keep_documents
     )
+    tick = progress or _no_progress
+    tick(len(results))
     if jobs > 1 and len(todo) >= PARALLEL_MIN and not keep_documents:
-        from concurrent.futures import ProcessPoolExecutor
-
-        workers = min(jobs, len(todo) // (PARALLEL_MIN // 2))
-        with ProcessPoolExecutor(max_workers=max(2, workers)) as pool:
-            chunk = max(1, len(todo) // (workers * 4))
-            results.update(zip(todo, pool.map(work, todo, chunksize=chunk), strict=True))
+        results.update(zip(todo, _in_pool(work, todo, jobs, tick), strict=True))
     else:
-        results.update((spec, work(spec)) for spec in todo)
+        for spec in todo:
+            results[spec] = work(spec)
+            tick(1)
     ordered = [results[spec] for spec in files]
     return _select(files, ordered, settings.selection)
+
+
+def _no_progress(done: int) -> None:
+    pass
+
+
+def _in_pool(
+    work: Callable[[SpecFile], FileResult],
+    todo: list[SpecFile],
+    jobs: int,
+    tick: Callable[[int], None],
+) -> list[FileResult]:
+    """Lint ``todo`` in worker processes, in order (stopped cleanly on Ctrl-C or SIGTERM)."""
+    from generator.workers import run_parallel
+
+    workers = max(2, min(jobs, len(todo) // (PARALLEL_MIN // 2)))
+    chunk = max(1, min(64, len(todo) // (workers * 4)))  # small enough for a live progress bar
+    return run_parallel(work, todo, workers, chunk, tick)
 
 
 def _select(files: Sequence[SpecFile], results: list[FileResult], selection: Selection) -> LintRun:

@@ -185,3 +185,26 @@ def test_python_m_generator_is_the_same_program() -> None:
         check=False,
     )
     assert proc.returncode == 0 and "SD001" in proc.stdout
+
+
+def test_statistics_count_per_code(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "specs/example/b.md").write_text(BROKEN)
+    (repo / "specs/example/a.md").write_text(BROKEN.replace("DOR-001", "DOR-002"))
+    code, out, _ = lint(capsys, "--format", "json")
+    findings = json.loads(out)
+    tally: dict[str, int] = {}
+    names = {}
+    for f in findings:
+        tally[f["code"]] = tally.get(f["code"], 0) + 1
+        names[f["code"]] = f["name"]
+    assert max(tally.values()) > min(tally.values())  # the order below is by count
+    expected = sorted(tally.items(), key=lambda item: (-item[1], item[0]))
+    width = len(str(expected[0][1])) + 2
+    code_text, text, _ = lint(capsys, "--statistics")
+    assert code_text == code == 1
+    assert text.splitlines() == [f"{n:>{width}}  {c}  {names[c]}" for c, n in expected]
+    code_json, data, _ = lint(capsys, "--statistics", "--format", "json")
+    assert code_json == 1
+    assert json.loads(data) == [{"code": c, "name": names[c], "count": n} for c, n in expected]
+    code, _, err = lint(capsys, "--statistics", "--format", "sarif")
+    assert code == 2 and "--statistics" in err

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, codes
 from generator.commands.output import emit
 from generator.config import ConfigError, load_config_for
 from generator.discover import SpecFile, discover
+from generator.findings import Finding
 from generator.linter import LintRun, default_jobs, lint_files, settings_for
 from generator.selection import validate_codes
+
+if TYPE_CHECKING:
+    from generator.progress import Progress
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -21,6 +26,26 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--against", metavar="GIT_REF", help="also check revisions against a git ref (SD207)"
+    )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="fix what is mechanical (diagram drift, SD207 revision) and report the rest",
+    )
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="with or without --fix: print the fixes as a unified diff, write nothing "
+        "(exit 1 if anything would change)",
+    )
+    parser.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with PATH '-': the name of the document read from stdin (config lookup, "
+        "per-file-ignores, paths in findings)",
+    )
+    parser.add_argument(
+        "--statistics", action="store_true", help="print a count per rule code instead"
     )
     parser.set_defaults(run=run)
 
@@ -39,9 +64,10 @@ def lint_paths(
 
 
 def lint_specs(
-    args: argparse.Namespace, *, keep_documents: bool = True
+    args: argparse.Namespace, *, keep_documents: bool = True, progress_bar: bool = False
 ) -> tuple[LintRun, list[SpecFile]]:
-    """:func:`lint_paths`, returning the discovered :class:`SpecFile` s."""
+    """:func:`lint_paths`, returning the discovered :class:`SpecFile` s (with a progress bar
+    on stderr where :func:`generator.progress.wanted` allows)."""
     paths = list(getattr(args, "paths", []) or [])
     config = load_config_for(paths)  # from the files' project, as ruff does
     select, ignore = codes(args.select), codes(args.ignore)
@@ -66,7 +92,14 @@ def lint_specs(
         from generator.cache import Cache
 
         cache = Cache(config.root, max_file_size=config.max_file_size)
-    run = lint_files(files, settings, jobs=jobs, cache=cache, keep_documents=keep_documents)
+    bar = _progress(args, len(files)) if progress_bar else None
+    try:
+        run = lint_files(
+            files, settings, jobs=jobs, cache=cache, keep_documents=keep_documents, progress=bar
+        )
+    finally:
+        if bar is not None:
+            bar.close()
     against = getattr(args, "against", None)
     if against:
         from generator.diffing.revision import revision_findings
@@ -86,7 +119,51 @@ def exit_code(run: LintRun) -> int:
     return EXIT_FINDINGS if run.has_errors else EXIT_OK
 
 
+def _progress(args: argparse.Namespace, total: int) -> Progress | None:
+    import os
+
+    from generator import progress
+
+    quiet = bool(getattr(args, "quiet", False))
+    if not progress.wanted(sys.stderr, quiet=quiet, fmt=args.format, environ=os.environ):
+        return None
+    return progress.Progress(total, sys.stderr, delay=progress.DELAY)
+
+
 def run(args: argparse.Namespace) -> int:
-    lint_run, files = lint_paths(args, keep_documents=False)
-    emit(args, lint_run.findings, files)
+    from generator.interrupt import exit_code as signal_exit
+    from generator.interrupt import stoppable
+
+    if args.statistics and args.format not in ("text", "json"):
+        raise ConfigError("--statistics prints text or json, not " + args.format)
+    if "-" in args.paths or args.stdin_filename:
+        from generator.commands.lintstdin import run_stdin
+
+        return run_stdin(args)
+    try:
+        with stoppable():
+            lint_run, files = lint_specs(args, keep_documents=False, progress_bar=True)
+            if args.fix or args.diff:
+                from generator.commands.lintfix import run_fix
+
+                return run_fix(args, lint_run, files)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: workers are already gone
+        return signal_exit(exc)
+    report(args, lint_run.findings, [spec.display for spec in files])
     return exit_code(lint_run)
+
+
+def report(args: argparse.Namespace, findings: list[Finding], files: list[str]) -> None:
+    """The findings, or with ``--statistics`` their count per code."""
+    if not args.statistics:
+        emit(args, findings, files)
+        return
+    from generator.commands.output import write_report
+    from generator.statistics import render
+
+    text = render(findings, args.format)
+    if args.output:
+        write_report(Path(args.output), text, fmt=None, inputs=files)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
