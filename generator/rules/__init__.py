@@ -74,7 +74,14 @@ def rule(
 
 def all_rules() -> list[Rule]:
     """Every rule, by code; importing the check modules fills the registry."""
-    from generator.rules import catalogue, diagram, graph, project, references  # noqa: F401
+    from generator.rules import (  # noqa: F401
+        catalogue,
+        diagram,
+        graph,
+        project,
+        references,
+        storage,
+    )
 
     return [REGISTRY[code] for code in sorted(REGISTRY)]
 

@@ -17,28 +17,13 @@ comments NUL is written as the two characters ``\\0`` (:func:`message_text`).
 from __future__ import annotations
 
 import hashlib
-import re
 
 #: PostgreSQL's NAMEDATALEN - 1.
 MAX_NAME_BYTES = 63
-#: A name as PostgreSQL stores an unquoted identifier (what a binding must be written as).
-PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_$]*")
 
 
 class SqlError(ValueError):
     """The document cannot be written as SQL (the message says why)."""
-
-
-def plain_name_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a bound table, column or schema, or None when it can."""
-    if PLAIN_NAME.fullmatch(name) is None:
-        return (
-            f"{name!r} is not a lower-case SQL identifier ([a-z_][a-z0-9_$]*): statedoc quotes "
-            "names, so it must be written as the database stores it"
-        )
-    if len(name.encode("utf-8")) > MAX_NAME_BYTES:
-        return f"{name!r} is longer than PostgreSQL's {MAX_NAME_BYTES}-byte identifier limit"
-    return None
 
 
 def ident(name: str) -> str:
