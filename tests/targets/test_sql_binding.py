@@ -161,9 +161,7 @@ def test_registry_and_ownership() -> None:
 
 
 def test_sd121_sd122(tmp_path: Path) -> None:
-    def doc(
-        name: str, spec_id: str, module: str, extra: Any = None, title: str = "Door"
-    ) -> Any:
+    def doc(name: str, spec_id: str, module: str, extra: Any = None, title: str = "Door") -> Any:
         path = tmp_path / f"{name}.md"
         text = spec_text(spec_id=spec_id, module=module, extra=extra, title=title)
         path.write_text(text, encoding="utf-8")
