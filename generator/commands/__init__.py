@@ -6,7 +6,7 @@ import argparse
 from importlib import import_module
 from typing import Any
 
-_COMMANDS = ("lint", "generate", "diagram", "build", "info", "diff")
+_COMMANDS = ("lint", "generate", "diagram", "build", "info", "diff", "db")
 
 
 def register_all(sub: Any, common: argparse.ArgumentParser) -> None:
