@@ -51,23 +51,23 @@ def test_db_check(project: Path, pg: Any, capsys: pytest.CaptureFixture[str]) ->
     findings = json.loads(out)
     assert code == 1
     missing = [f for f in findings if f["code"] == "SD123"]
-    assert len(missing) == 8 and {f["message"].split(":")[0] for f in missing} == spec_ids
+    assert len(missing) == 10 and {f["message"].split(":")[0] for f in missing} == spec_ids
     assert all(f["line"] == 2 for f in missing)  # the id line
 
     for text in generated_sql(project):
         pg.execute(text)
     code, out, _ = run_cli(capsys, "db", "check", "--dsn", dsn)
     assert code == 0, out
-    assert out.count("installed: ") == 8 and "installed: trigger statedoc_" in out
+    assert out.count("installed: ") == 10 and "installed: trigger statedoc_" in out
 
     spec = project / SEEDS["queries"].relative_to(ROOT)
     spec.write_text(spec.read_text().replace("revision: 1", "revision: 2"))
     code, out, _ = run_cli(capsys, "db", "check", "--dsn", dsn, "--format", "json")
     stale = [f for f in json.loads(out) if f["code"] == "SD124"]
-    assert code == 1 and len(stale) == 4
+    assert code == 1 and len(stale) == 5
     assert all(f["path"].endswith("workspace-export-delivery.md") for f in stale)
 
-    pg.execute("DROP TRIGGER statedoc_provisioning_attempt ON attempts")
+    pg.execute("DROP TRIGGER statedoc_provisioning_attempt_update ON attempts")
     code, out, _ = run_cli(capsys, "db", "check", "--dsn", dsn, "--format", "json")
     missing = [f for f in json.loads(out) if f["code"] == "SD123"]
     assert code == 1 and len(missing) == 1 and "trigger" in missing[0]["message"]

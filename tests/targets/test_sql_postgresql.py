@@ -111,7 +111,7 @@ def test_comments_carry_spec_id_revision_and_sha(pg: Any, hostile_cases: list[Ca
         "WHERE d.description LIKE 'statedoc spec=%' ORDER BY 1"
     ).fetchall()
     kinds = [kind for kind, _ in rows]
-    assert kinds == ["pg_proc", "pg_proc", "pg_trigger", "pg_type"]
+    assert kinds == ["pg_proc", "pg_proc", "pg_trigger", "pg_trigger", "pg_type"]
     rows = [(text,) for _, text in rows]
     sha = case.postgresql.splitlines()[2].removeprefix("-- SHA-256: ")
     for (text,) in rows:

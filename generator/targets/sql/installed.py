@@ -87,15 +87,16 @@ def expected_objects(plan: SqlPlan) -> list[Expected]:
     ]
     if plan.binding is not None:
         table = qualified(plan.binding.schema, plan.binding.table)
-        objects.append(
+        objects += [
             Expected(
                 "trigger",
-                f"{names.trigger} on {table}",
+                f"{trigger} on {table}",
                 "SELECT true, obj_description(oid, 'pg_trigger') FROM pg_trigger "
                 "WHERE tgrelid = to_regclass(%s) AND tgname = %s",
-                (table, names.trigger),
+                (table, trigger),
             )
-        )
+            for trigger in (names.insert_trigger, names.update_trigger)
+        ]
     return objects
 
 

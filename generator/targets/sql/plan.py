@@ -30,7 +30,6 @@ class Names:
     domain: str
     check: str
     trigger_function: str
-    trigger: str
     insert_trigger: str
     update_trigger: str
 
@@ -42,7 +41,6 @@ class Names:
             domain=fit_name(base, "_state"),
             check=fit_name(base, "_check"),
             trigger_function=fit_name(base, "_trigger"),
-            trigger=fit_name("statedoc_" + base),
             insert_trigger=fit_name("statedoc_" + base, "_insert"),
             update_trigger=fit_name("statedoc_" + base, "_update"),
         )
