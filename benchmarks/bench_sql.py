@@ -15,8 +15,8 @@ table has an ``id``, the ``status`` and a ``payload`` column.
   statedoc generates), an array of encoded pairs (``= ANY``), and a lookup table (``EXISTS``).
   A no-op PL/pgSQL trigger shows the fixed cost any row trigger pays.
 
-Each number is the best of ``--repeat`` runs (default 5, the ways interleaved); ratios are against the no-trigger run of the same
-invocation. Nothing asserts on time: target <= 1.5x for the bulk update.
+Each number is the best of ``--repeat`` runs (default 5, the ways interleaved); ratios are
+against the no-trigger run of the same invocation. Nothing asserts on time: target <= 1.5x for the bulk update.
 """
 
 from __future__ import annotations
