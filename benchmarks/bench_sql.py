@@ -16,7 +16,8 @@ table has an ``id``, the ``status`` and a ``payload`` column.
   A no-op PL/pgSQL trigger shows the fixed cost any row trigger pays.
 
 Each number is the best of ``--repeat`` runs (default 5, the ways interleaved); ratios are
-against the no-trigger run of the same invocation. Nothing asserts on time: target <= 1.5x for the bulk update.
+against the no-trigger run of the same invocation. Nothing asserts on time: target <= 1.5x
+for the bulk update.
 """
 
 from __future__ import annotations
