@@ -157,3 +157,29 @@ def test_idempotent_and_revision_two_over_one_in_one_transaction(pg: Any, tmp_pa
         "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'state_names'"
     ).fetchone()[0]
     assert "locked" in domain_check
+
+
+def test_unbound_spec_attaches_with_the_one_line_trigger(pg: Any, tmp_path: Path) -> None:
+    """Without a binding: no table trigger, no SQLite file; the one-liner the file shows in
+    its last comment attaches the generic trigger function (column named by argument)."""
+    import dataclasses
+
+    from generator.config import SqlSettings
+    from generator.targets.sql import SqlTarget
+
+    document = next(d for d in spec_documents() if d.spec.id == "STATE-PFM-QRY-011")
+    config = bound_config([document])
+    unbound = dataclasses.replace(config, sql=SqlSettings())
+    files = SqlTarget().files(document, unbound)
+    assert [k.rsplit(".", 2)[-2] for k in files] == ["postgresql"]
+    text = next(iter(files.values())).decode()
+    attach = "\n".join(
+        line.removeprefix("-- ") for line in text.splitlines()[-3:] if line.startswith("-- ")
+    )
+    assert attach.startswith("CREATE TRIGGER") and "CREATE TRIGGER" not in text.replace(
+        "-- CREATE TRIGGER", ""
+    )
+    attach = attach.replace("my_table", "t0").replace("'my_column'", "'state'")
+    bound = cases([document], config, tmp_path)[0]
+    check_all_pairs(pg, dataclasses.replace(bound, postgresql=text + attach))
+    check_inserts(pg, bound)
