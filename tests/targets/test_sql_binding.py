@@ -181,3 +181,22 @@ def test_sd121_sd122(tmp_path: Path) -> None:
     assert [f.path for f in sd122] == ["specs/c.md"] and sd122[0].severity.value == "warning"
     assert sd122[0].line == 2  # the id line
     assert not target_findings([one], config)
+
+
+def test_every_repository_spec_generates_both_dialects() -> None:
+    from test_generate_support import ROOT
+
+    from generator.targets.sql import SqlTarget
+
+    from .sql_support import spec_documents
+
+    config = load_config(ROOT)
+    documents = spec_documents()
+    assert not target_findings(documents, config)
+    for document in documents:
+        files = SqlTarget().files(document, config)
+        assert sorted(k.split(".", 1)[1] for k in files) == ["postgresql.sql", "sqlite.sql"]
+        for data in files.values():
+            first = data.decode().splitlines()[0]
+            assert get_target("sql").owns(next(iter(files)), first)
+            assert document.path in first
