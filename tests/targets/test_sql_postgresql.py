@@ -183,3 +183,18 @@ def test_unbound_spec_attaches_with_the_one_line_trigger(pg: Any, tmp_path: Path
     bound = cases([document], config, tmp_path)[0]
     check_all_pairs(pg, dataclasses.replace(bound, postgresql=text + attach))
     check_inserts(pg, bound)
+
+
+def test_domain_holds_exactly_the_state_names(pg: Any, hostile_cases: list[Case]) -> None:
+    case = next(c for c in hostile_cases if c.spec.id == "STATE-TST-SQL-001")
+    setup_table(pg, case, {})
+    (domain,) = pg.execute(
+        "SELECT format('%I.%I', n.nspname, t.typname) FROM pg_type t "
+        "JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'statedoc' AND t.typtype = 'd'"
+    ).fetchone()
+    for name in case.spec.state_names:
+        assert pg.execute(f"SELECT %s::{domain}", (name,)).fetchone()[0] == name
+    for name in probe_names(case.module)[len(case.spec.state_names) :]:
+        if name is not None:
+            error = attempt(pg, f"SELECT %s::{domain}", (name,))
+            assert error is not None and error.sqlstate == "23514"  # check_violation
