@@ -190,7 +190,8 @@ def test_domain_holds_exactly_the_state_names(pg: Any, hostile_cases: list[Case]
     setup_table(pg, case, {})
     (domain,) = pg.execute(
         "SELECT format('%I.%I', n.nspname, t.typname) FROM pg_type t "
-        "JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'statedoc' AND t.typtype = 'd'"
+        "JOIN pg_namespace n ON n.oid = t.typnamespace "
+        "WHERE n.nspname = 'statedoc' AND t.typtype = 'd'"
     ).fetchone()
     for name in case.spec.state_names:
         assert pg.execute(f"SELECT %s::{domain}", (name,)).fetchone()[0] == name
