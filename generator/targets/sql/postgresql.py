@@ -3,8 +3,8 @@
 Objects, all in the configured schema and each with ``COMMENT ON`` spec id, revision and
 SHA-256: a domain ``<name>_state`` for the state names, the pure check function
 ``<name>_check(from text, to text)``, the trigger function ``<name>_trigger()`` and, with a
-binding, the INSERT and UPDATE triggers on the bound table. Every statement is idempotent, so the file can be
-applied again, or a later revision applied over it, inside one transaction.
+binding, the INSERT and UPDATE triggers on the bound table. Every statement is idempotent,
+so the file can be applied again, or a later revision applied over it, in one transaction.
 
 The bound triggers' ``WHEN`` clauses decide the common case without PL/pgSQL: an unchanged
 state or a declared pair (a ``CASE`` on the old state, ``lookup="case"``) never calls the
