@@ -199,3 +199,35 @@ def test_domain_holds_exactly_the_state_names(pg: Any, hostile_cases: list[Case]
         if name is not None:
             error = attempt(pg, f"SELECT %s::{domain}", (name,))
             assert error is not None and error.sqlstate == "23514"  # check_violation
+
+
+def test_settings_schema_table_schema_and_any_declared_insert(pg: Any, tmp_path: Path) -> None:
+    """``schema``, a binding's own schema and ``insert_must_be_initial = false``."""
+    import dataclasses
+
+    from generator.config import SqlBinding
+
+    document = next(d for d in spec_documents() if d.spec.id == "STATE-PFM-QRY-011")
+    config = bound_config([document], schema="enforce", insert_must_be_initial=False)
+    binding = SqlBinding("t0", "state", "app")
+    config = dataclasses.replace(
+        config, sql=dataclasses.replace(config.sql, bindings={document.spec.id: binding})
+    )
+    (case,) = cases([document], config, tmp_path)
+    pg.execute("CREATE SCHEMA app; CREATE TABLE app.t0 (id int PRIMARY KEY, state text)")
+    pg.execute("SET search_path = public")  # the file must not depend on it
+    pg.execute(case.postgresql)
+    schemas = {
+        row[0]
+        for row in pg.execute(
+            "SELECT n.nspname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+            "WHERE obj_description(p.oid, 'pg_proc') LIKE 'statedoc spec=%'"
+        ).fetchall()
+    }
+    assert schemas == {"enforce"}
+    insert = "INSERT INTO app.t0 VALUES (%s, %s)"
+    for row, name in enumerate(probe_names(case.module)):
+        error = attempt(pg, insert, (row, name))
+        want = expected_insert(case.module, name, must_be_initial=False)
+        assert (None if error is None else error.sqlstate) == want, name
+    assert pg.execute("SELECT count(*) FROM app.t0").fetchone()[0] == len(case.spec.state_names)

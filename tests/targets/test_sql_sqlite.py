@@ -98,3 +98,20 @@ def test_nocase_column_cannot_pass_a_case_changed_name(all_cases: list[Case]) ->
     assert initial.upper() != initial
     with pytest.raises(sqlite3.IntegrityError, match=r"not a state"):
         connection.execute(f'INSERT INTO "{case.table}" VALUES (1, ?)', (initial.upper(),))
+
+
+def test_any_declared_state_may_start_when_configured(tmp_path: object) -> None:
+    from pathlib import Path
+
+    document = next(d for d in spec_documents() if d.spec.id == "STATE-PFM-QRY-011")
+    config = bound_config([document], insert_must_be_initial=False)
+    (case,) = cases([document], config, Path(str(tmp_path)))
+    connection = sqlite_connection()
+    sqlite_setup(connection, case, {})
+    for row, name in enumerate(probe_names(case.module)):
+        try:
+            connection.execute(f'INSERT INTO "{case.table}" VALUES (?, ?)', (row, name))
+            got = OK
+        except sqlite3.IntegrityError as exc:
+            got = kind_of(str(exc))
+        assert got == expected_insert(case.module, name, must_be_initial=False), name
