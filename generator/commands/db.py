@@ -31,30 +31,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     check.set_defaults(run=run_check)
 
 
-def _finding(document: Any, code: str, message: str) -> Finding:
-    from generator.rules import REGISTRY, all_rules
-
-    all_rules()
-    rule = REGISTRY[code]
-    span = document.span(("id",))
-    line, column = document.source.position(span.start)
-    end_line, end_column = document.source.position(max(span.end, span.start + 1))
-    return Finding(
-        document.path,
-        line,
-        column,
-        end_line,
-        end_column,
-        code,
-        rule.name,
-        rule.severity,
-        message,
-    )
-
-
 def run_check(args: argparse.Namespace) -> int:
     from generator.commands.lint import lint_specs
     from generator.config import load_config
+    from generator.targets.sql.findings import finding_at
     from generator.targets.sql.names import SqlError
     from generator.targets.sql.target import plan_for, spec_source
 
@@ -89,18 +69,20 @@ def run_check(args: argparse.Namespace) -> int:
             for problem, item, sha in compare(connection, plan):
                 if problem == "missing":
                     findings.append(
-                        _finding(
+                        finding_at(
                             document,
                             "SD123",
+                            ("id",),
                             f"{plan.spec.id}: the {item.kind} {item.label} is not installed: "
                             "apply the generated .postgresql.sql",
                         )
                     )
                 else:
                     findings.append(
-                        _finding(
+                        finding_at(
                             document,
                             "SD124",
+                            ("id",),
                             f"{plan.spec.id}: the {item.kind} {item.label} was generated from "
                             f"sha256 {sha or 'unknown'}, the spec now has {plan.sha256}: apply "
                             "the generated .postgresql.sql",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from generator.findings import Finding, Related
+from generator.findings import Finding
 from generator.targets.sql.plan import Names, binding_for
 
 if TYPE_CHECKING:
@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from generator.yamlload import Path
 
 
-def _finding(document: Document, code: str, path: Path, message: str, related: str = "") -> Finding:
+def finding_at(document: Document, code: str, path: Path, message: str) -> Finding:
+    """A finding of rule ``code`` at the front matter node ``path`` of ``document``."""
     from generator.rules import REGISTRY, all_rules
 
     all_rules()
@@ -36,7 +37,6 @@ def _finding(document: Document, code: str, path: Path, message: str, related: s
         rule.name,
         rule.severity,
         message,
-        (Related(line, column, related),) if related else (),
     )
 
 
@@ -55,7 +55,7 @@ def target_findings(documents: Sequence[Document], config: Config) -> list[Findi
         ]
         if binding is None:
             found.append(
-                _finding(
+                finding_at(
                     document,
                     "SD122",
                     ("id",),
@@ -71,7 +71,7 @@ def target_findings(documents: Sequence[Document], config: Config) -> list[Findi
             first = claimed.setdefault(key, document)
             if first is not document:
                 found.append(
-                    _finding(
+                    finding_at(
                         document,
                         "SD121",
                         path,
