@@ -22,7 +22,10 @@ class Target(Protocol):
     name: str
 
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
-        """The files this document yields: POSIX path relative to ``out`` -> content."""
+        """The files this document yields: POSIX path relative to ``out`` -> content.
+
+        Raises ``ValueError`` (a target's own subclass, with a message that says why) when
+        the document cannot be generated; the pipeline reports it as a refusal."""
         ...
 
     def owns(self, path: str, first_line: str) -> bool:

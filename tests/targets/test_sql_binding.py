@@ -200,3 +200,19 @@ def test_every_repository_spec_generates_both_dialects() -> None:
             first = data.decode().splitlines()[0]
             assert get_target("sql").owns(next(iter(files)), first)
             assert document.path in first
+
+
+def test_lint_path_does_not_import_the_sql_target() -> None:
+    """SD120 lives with the rules; linting a bound spec never loads the SQL target."""
+    import subprocess
+    import sys
+
+    document = f"---\n{HEADER}{DOOR}storage: {{table: Doors, column: s}}\n---\n".encode()
+    code = (
+        "import sys\n"
+        "from generator.lint import lint_bytes\n"
+        f"r = lint_bytes({document!r}, 'x.md')\n"
+        "assert any(f.code == 'SD120' for f in r.findings), r.findings\n"
+        "assert not [m for m in sys.modules if m.startswith('generator.targets')]\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
