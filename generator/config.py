@@ -26,11 +26,35 @@ KNOWN_KEYS = {
     "per-file-ignores",
     "exclude",
     "max-file-size",
+    "sql",
 }
+#: PostgreSQL's identifier limit in bytes; names the SQL target derives are kept within it.
+SQL_NAME_BYTES = 63
+#: A binding's table/column/schema: the name as PostgreSQL stores an unquoted identifier.
+SQL_NAME = r"[a-z_][a-z0-9_$]*"
 
 
 class ConfigError(Exception):
     """The configuration or a command-line selection is wrong (exit 2)."""
+
+
+@dataclass(frozen=True)
+class SqlBinding:
+    """``[tool.statedoc.sql.bindings]``: the column holding the state of one spec's rows."""
+
+    table: str
+    column: str
+    schema: str | None = None
+
+
+@dataclass(frozen=True)
+class SqlSettings:
+    """``[tool.statedoc.sql]``: the schema generated objects live in, bindings by spec id for
+    documents without ``storage``, and whether an INSERT must start in an initial state."""
+
+    schema: str = "statedoc"
+    bindings: Mapping[str, SqlBinding] = field(default_factory=dict)
+    insert_must_be_initial: bool = True
 
 
 @dataclass(frozen=True)
@@ -44,6 +68,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     source: Path | None = None  # the pyproject.toml it came from
+    sql: SqlSettings = field(default_factory=SqlSettings)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -94,6 +119,62 @@ def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _sql_name(value: object, where: str) -> str:
+    import re
+
+    if (
+        not isinstance(value, str)
+        or re.fullmatch(SQL_NAME, value) is None
+        or len(value.encode("utf-8")) > SQL_NAME_BYTES
+    ):
+        raise ConfigError(
+            f"{where} must be a lower-case SQL identifier ([a-z_][a-z0-9_$]*, at most "
+            f"{SQL_NAME_BYTES} bytes), not {value!r}"
+        )
+    return value
+
+
+def _sql(table: object, where: str) -> SqlSettings:
+    """``[tool.statedoc.sql]``; every name is checked here, so the target can trust them."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table")
+    unknown = sorted(set(table) - {"schema", "bindings", "insert_must_be_initial"})
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown key(s) {', '.join(unknown)}; "
+            "known: bindings, insert_must_be_initial, schema"
+        )
+    initial = table.get("insert_must_be_initial", True)
+    if not isinstance(initial, bool):
+        raise ConfigError(f"{where}: insert_must_be_initial must be true or false")
+    raw = table.get("bindings", {})
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: bindings must be a table of spec id = {{table, column}}")
+    bindings: dict[str, SqlBinding] = {}
+    for spec_id, item in raw.items():
+        at = f"{where} bindings.{spec_id}"
+        if (
+            not isinstance(item, dict)
+            or not {"table", "column"} <= set(item)
+            or set(item)
+            - {
+                "table",
+                "column",
+                "schema",
+            }
+        ):
+            raise ConfigError(f"{at} must be {{table = ..., column = ..., schema = ...?}}")
+        schema = item.get("schema")
+        bindings[spec_id] = SqlBinding(
+            _sql_name(item["table"], f"{at}.table"),
+            _sql_name(item["column"], f"{at}.column"),
+            None if schema is None else _sql_name(schema, f"{at}.schema"),
+        )
+    return SqlSettings(
+        _sql_name(table.get("schema", "statedoc"), f"{where} schema"), bindings, initial
+    )
+
+
 def load_config(start: Path | None = None) -> Config:
     """Read the config that applies to ``start`` (default: the working directory)."""
     start = (start or Path.cwd()).resolve()
@@ -131,6 +212,7 @@ def load_config(start: Path | None = None) -> Config:
         exclude=_strings(table, "exclude", where),
         max_file_size=size,
         source=pyproject,
+        sql=_sql(table.get("sql", {}), f"{where[:-1]}.sql]"),
     )
     from generator.selection import validate_codes
 

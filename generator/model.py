@@ -50,6 +50,17 @@ class InvalidPair:
         return (self.from_state, self.to_state)
 
 
+@dataclass(frozen=True, slots=True)
+class Storage:
+    """Where a database keeps the state (front matter ``storage``): ``schema`` None means the
+    connection's search path decides. Only the SQL target reads it."""
+
+    table: str
+    column: str
+    schema: str | None
+    path: Path
+
+
 @dataclass(frozen=True)
 class Spec:
     """One state document's front matter. ``initial`` is the declared list, if any."""
@@ -69,6 +80,7 @@ class Spec:
     invariants: tuple[str, ...]
     evidence: tuple[str, ...]
     text_fields: Mapping[str, str] = field(default_factory=dict)
+    storage: Storage | None = None
 
     @cached_property
     def state_names(self) -> tuple[str, ...]:
@@ -108,6 +120,16 @@ TEXT_FIELDS = ("design_intent", "implementation_evidence", "origin", "concurrenc
 
 def _strings(value: object) -> tuple[str, ...]:
     return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _storage(value: object) -> Storage | None:
+    """``storage`` when its required parts are strings; anything else is the schema's finding."""
+    if not isinstance(value, dict):
+        return None
+    table, column = value.get("table"), value.get("column")
+    if not isinstance(table, str) or not isinstance(column, str):
+        return None
+    return Storage(table, column, _opt_str(value, "schema"), ("storage",))
 
 
 def _is_int(value: object) -> bool:
@@ -190,4 +212,5 @@ def build(data: Mapping[str, Any]) -> Spec:
         invariants=_strings(data.get("invariants")),
         evidence=_strings(data.get("evidence")),
         text_fields={k: data[k] for k in TEXT_FIELDS if isinstance(data.get(k), str)},
+        storage=_storage(data.get("storage")),
     )

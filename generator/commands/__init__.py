@@ -6,7 +6,7 @@ import argparse
 from importlib import import_module
 from typing import Any
 
-_COMMANDS = ("lint", "generate", "diagram", "build", "info", "diff", "new")
+_COMMANDS = ("lint", "generate", "diagram", "build", "info", "diff", "new", "db")
 
 
 def register_all(sub: Any, common: argparse.ArgumentParser) -> None:

@@ -81,6 +81,7 @@ def all_rules() -> list[Rule]:
         graph,
         project,
         references,
+        storage,
     )
 
     return [REGISTRY[code] for code in sorted(REGISTRY)]

@@ -196,6 +196,7 @@ def _known_keys() -> dict[str, tuple[str, ...]]:
         "states": tuple(defs["state"]["properties"]),
         "transitions": tuple(defs["transition"]["properties"]),
         "invalid": tuple(defs["invalid"]["properties"]),
+        "storage": tuple(root["properties"]["storage"]["properties"]),
     }
 
 
@@ -223,4 +224,7 @@ def typos(value: object) -> list[tuple[Path, str, str]]:
             for index, item in enumerate(items):
                 if isinstance(item, dict):
                     scan(item, (section, index), known[section])
+    storage = value.get("storage")
+    if isinstance(storage, dict):
+        scan(storage, ("storage",), known["storage"])
     return found

@@ -1,0 +1,99 @@
+"""SD12x: the database binding of a spec (front matter ``storage``) and the SQL target.
+
+SD120 is a document check. SD121 and SD122 look at the documents a ``sql`` generation run
+covers (:func:`generator.targets.sql.findings.target_findings`); SD123 and SD124 are what
+``statedoc db check`` reports about a live database.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from generator.config import SQL_NAME, SQL_NAME_BYTES
+from generator.document import Document
+from generator.findings import Severity
+from generator.rules import Hit, Rule, register, rule
+from generator.rules.examples import BODY, DOOR, HEADER
+
+_STORAGE = "storage:\n  table: doors\n  column: state\n"
+_BOUND = f"---\n{HEADER}{DOOR}{_STORAGE}---\n{BODY}"
+_PLAIN = re.compile(SQL_NAME)
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a bound table, column or schema, or None when it can."""
+    if _PLAIN.fullmatch(name) is None:
+        return (
+            f"{name!r} is not a lower-case SQL identifier ([a-z_][a-z0-9_$]*); generated SQL "
+            "quotes names, so write the name as the database stores it"
+        )
+    if len(name.encode("utf-8")) > SQL_NAME_BYTES:
+        return f"{name!r} is longer than PostgreSQL's {SQL_NAME_BYTES}-byte identifier limit"
+    return None
+
+
+@rule(
+    "SD120",
+    "sql-identifier",
+    "`storage`'s table, column or schema is not a valid SQL identifier",
+    why="The SQL target quotes every identifier, so `Orders` would name a table other than "
+    "the `orders` an unquoted `CREATE TABLE Orders` made; PostgreSQL silently cuts names "
+    "longer than 63 bytes.",
+    bad=f"{DOOR}storage:\n  table: Door Rows\n  column: state\n",
+    good=f"{DOOR}{_STORAGE}",
+)
+def sql_identifier(doc: Document) -> Iterator[Hit]:
+    storage = doc.spec.storage
+    if storage is None:
+        return
+    for key in ("schema", "table", "column"):
+        value = getattr(storage, key)
+        problem = None if value is None else name_problem(value)
+        if problem is not None:
+            yield Hit(f"storage.{key}: {problem}", ("storage", key))
+
+
+def _target_rule(code: str, name: str, summary: str, why: str, bad: str, **kw: object) -> None:
+    severity = kw.get("severity", Severity.ERROR)
+    assert isinstance(severity, Severity)
+    register(Rule(code, name, severity, summary, why, bad, _BOUND, scope=str(kw["scope"])))
+
+
+_target_rule(
+    "SD121",
+    "sql-name-collision",
+    "two specs generate the same SQL object name (after the 63-byte limit) or bind the same column",
+    "Generated objects share one schema: a second spec with the same object name would "
+    "replace the first's check, and two triggers on one column enforce two lifecycles at once.",
+    f"{_BOUND}\n(and another document titled Door, or bound to doors.state)\n",
+    scope="generate",
+)
+_target_rule(
+    "SD122",
+    "sql-no-binding",
+    "the SQL target cannot write SQLite triggers: the spec has no table and column binding",
+    "SQLite has no trigger functions to attach by hand; its triggers must name the table. "
+    "Add `storage` to the front matter or a `[tool.statedoc.sql.bindings]` entry.",
+    f"---\n{HEADER}{DOOR}---\n{BODY}\n(generated with the sql target)\n",
+    severity=Severity.WARNING,
+    scope="generate",
+)
+_target_rule(
+    "SD123",
+    "db-object-missing",
+    "`db check`: a generated object of this spec is not installed in the database",
+    "The spec is enforced only where its SQL was applied; a missing trigger lets any writer "
+    "store a pair the spec forbids.",
+    f"{_BOUND}\n(the database lacks the trigger statedoc_door on doors)\n",
+    scope="database",
+)
+_target_rule(
+    "SD124",
+    "db-object-stale",
+    "`db check`: a generated object in the database carries another SHA-256 than the spec",
+    "The database enforces an older (or newer) revision of the spec than the repository holds: "
+    "apply the generated SQL as a migration.",
+    f"{_BOUND}\n(the database's check function comes from the spec's previous revision)\n",
+    scope="database",
+)

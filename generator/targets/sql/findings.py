@@ -1,0 +1,82 @@
+"""Findings of a ``sql`` generation run over many documents: SD121 and SD122.
+
+Cross-document, so not a lint rule: the pipeline calls :func:`target_findings` with the
+documents it generates for the ``sql`` target (bindings may come from the configuration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from generator.findings import Finding
+from generator.targets.sql.plan import Names, binding_for
+
+if TYPE_CHECKING:
+    from generator.config import Config
+    from generator.document import Document
+    from generator.yamlload import Path
+
+
+def finding_at(document: Document, code: str, path: Path, message: str) -> Finding:
+    """A finding of rule ``code`` at the front matter node ``path`` of ``document``."""
+    from generator.rules import REGISTRY, all_rules
+
+    all_rules()
+    rule = REGISTRY[code]
+    span = document.span(path)
+    line, column = document.source.position(span.start)
+    end_line, end_column = document.source.position(max(span.end, span.start + 1))
+    return Finding(
+        document.path,
+        line,
+        column,
+        end_line,
+        end_column,
+        code,
+        rule.name,
+        rule.severity,
+        message,
+    )
+
+
+def target_findings(documents: Sequence[Document], config: Config) -> list[Finding]:
+    """SD121 for every document after the first that shares an object name or a bound
+    column with an earlier one (by path); SD122 for each document without a binding."""
+    found: list[Finding] = []
+    claimed: dict[tuple[str, ...], Document] = {}
+    for document in sorted(documents, key=lambda d: d.path):
+        spec = document.spec
+        names = Names.for_spec(spec)
+        binding = binding_for(spec, config.sql)
+        keys: list[tuple[tuple[str, ...], str, Path]] = [
+            (("object", config.sql.schema, name), f"the SQL object {name!r}", ("title",))
+            for name in (names.domain, names.check, names.trigger_function)
+        ]
+        if binding is None:
+            found.append(
+                finding_at(
+                    document,
+                    "SD122",
+                    ("id",),
+                    f"{spec.id}: no SQLite triggers without a binding: add `storage` (table, "
+                    "column) or [tool.statedoc.sql.bindings] for this id",
+                )
+            )
+        else:
+            where = ("storage",) if spec.storage is not None else ("id",)
+            column = (binding.schema or "", binding.table, binding.column)
+            keys.append((("column", *column), f"the column {'.'.join(column[1:])}", where))
+        for key, what, path in keys:
+            first = claimed.setdefault(key, document)
+            if first is not document:
+                found.append(
+                    finding_at(
+                        document,
+                        "SD121",
+                        path,
+                        f"{what} is also generated for {first.spec.id} ({first.path}): give "
+                        "the specs distinct titles or bindings",
+                    )
+                )
+    return found

@@ -1,0 +1,117 @@
+"""What both dialects generate for one spec: names, binding, pairs and their texts.
+
+Built once per document from the model and the ``[tool.statedoc.sql]`` settings; the dialect
+modules only spell it. Everything here is refused (``SqlError``) rather than bent: a state
+name a database cannot hold, a pair both declared and forbidden, a name that is not declared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.config import SqlBinding, SqlSettings
+from generator.model import Spec
+from generator.names import snake_name
+from generator.targets.sql.names import SqlError, fit_name, state_text
+
+#: SQLSTATEs of the generated checks: class ``SD`` is not used by the SQL standard or
+#: PostgreSQL, so a caller can tell these apart from any other error.
+SQLSTATE_FORBIDDEN = "SDF01"  # the spec lists the pair as invalid (DETAIL: why)
+SQLSTATE_UNDECLARED = "SDU01"  # the pair is not a declared transition
+SQLSTATE_UNKNOWN = "SDS01"  # a name that is not a state of the spec (or NULL)
+SQLSTATE_NOT_INITIAL = "SDI01"  # a new row in a declared state that is not initial
+
+
+@dataclass(frozen=True)
+class Names:
+    """Object names in the generated schema, each within 63 bytes."""
+
+    base: str
+    domain: str
+    check: str
+    trigger_function: str
+    insert_trigger: str
+    update_trigger: str
+
+    @classmethod
+    def for_spec(cls, spec: Spec) -> Names:
+        base = snake_name(spec.title)
+        return cls(
+            base=base,
+            domain=fit_name(base, "_state"),
+            check=fit_name(base, "_check"),
+            trigger_function=fit_name(base, "_trigger"),
+            insert_trigger=fit_name("statedoc_" + base, "_insert"),
+            update_trigger=fit_name("statedoc_" + base, "_update"),
+        )
+
+
+@dataclass(frozen=True)
+class SqlPlan:
+    spec: Spec
+    schema: str
+    names: Names
+    binding: SqlBinding | None
+    states: tuple[str, ...]
+    declared: dict[str, tuple[str, ...]]  # from -> tos, in spec order
+    forbidden: dict[tuple[str, str], str]  # pair -> why
+    insert_states: tuple[str, ...]  # what an INSERT may use
+    source: str  # the spec's path for headers and comments
+    sha256: str
+
+    @property
+    def hint(self) -> str:
+        return f"spec {self.spec.id} revision {self.spec.revision}"
+
+    @property
+    def comment(self) -> str:
+        """What ``COMMENT ON`` carries (``statedoc db check`` reads it back)."""
+        return (
+            f"statedoc spec={self.spec.id} revision={self.spec.revision} "
+            f"sha256={self.sha256} source={self.source}"
+        )
+
+
+def binding_for(spec: Spec, settings: SqlSettings) -> SqlBinding | None:
+    """The front matter's ``storage`` first, else ``[tool.statedoc.sql.bindings]``."""
+    if spec.storage is not None:
+        return SqlBinding(spec.storage.table, spec.storage.column, spec.storage.schema)
+    return settings.bindings.get(spec.id)
+
+
+def build_plan(spec: Spec, settings: SqlSettings, *, source: str, sha256: str) -> SqlPlan:
+    states = tuple(state_text(name) for name in spec.state_names)
+    known = set(states)
+    declared: dict[str, list[str]] = {}
+    for t in spec.transitions:
+        for name in t.pair:
+            if name not in known:
+                raise SqlError(f"transition {t.from_state!r} -> {t.to_state!r}: {name!r} (SD102)")
+        targets = declared.setdefault(t.from_state, [])
+        if t.to_state not in targets:
+            targets.append(t.to_state)
+    forbidden: dict[tuple[str, str], str] = {}
+    for i in spec.invalid:
+        for name in i.pair:
+            if name not in known:
+                raise SqlError(f"invalid pair {i.from_state!r} -> {i.to_state!r}: {name!r} (SD103)")
+        if i.to_state in declared.get(i.from_state, ()):
+            raise SqlError(f"{i.from_state!r} -> {i.to_state!r} is declared and invalid (SD104)")
+        forbidden.setdefault(i.pair, i.why)
+    initial = spec.initial_states
+    for name in initial:
+        if name not in known:
+            raise SqlError(f"initial state {name!r} is not declared (SD112)")
+    binding = binding_for(spec, settings)
+    return SqlPlan(
+        spec=spec,
+        schema=settings.schema,
+        names=Names.for_spec(spec),
+        binding=binding,
+        states=states,
+        declared={k: tuple(v) for k, v in declared.items()},
+        forbidden=forbidden,
+        insert_states=tuple(initial) if settings.insert_must_be_initial else states,
+        source=source,
+        sha256=sha256,
+    )
