@@ -232,8 +232,6 @@ def render_plain(spec: Spec) -> str:
     return render_state_diagram(states, transitions, initial, terminal, labels, plain_ids=True)
 
 
-
-
 @dataclass(frozen=True)
 class Oracle:
     handwritten: dict[str, dict[str, Any]]
