@@ -3,12 +3,13 @@ exit code (and ``--exit-zero`` turns the exit code off as in ruff)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
-from docs import document
+from docs import HEADER, document
 
 from generator.cli import main
 from generator.rules import all_rules
@@ -183,12 +184,25 @@ def test_exit_zero_reports_but_exits_0(
 def test_build_and_diagram_write_refusals_are_findings(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A diagram past Mermaid's size limit is refused (SD409), never written, in every command
+    that would write it; an unclosed fence is a lint error (SD306) that blocks the rewrite."""
     spec = repo / SPEC
-    spec.write_text(spec.read_text().replace("```\n", "", 1).replace("```mermaid", "~~~mermaid"))
+    states = [f"state_number_{index}" for index in range(3000)]
+    lines = ["states:", *(f"  - name: {name}" for name in states), "transitions:"]
+    lines += [f"  - {{from: {a}, to: {b}, trigger: t}}" for a, b in itertools.pairwise(states)]
+    text = f"---\n{HEADER}" + "\n".join(lines) + "\n---\n\n# Door\n"
+    spec.write_text(text)
+    for command in (["build"], ["diagram", "--write"]):
+        code, out, _ = _run(capsys, *command, "--format", "json")
+        assert code == 1
+        refusals = [f for f in json.loads(out) if f["code"] == "SD409"]
+        assert refusals and "maxTextSize" in refusals[0]["message"]
+        assert spec.read_text() == text
+    unclosed = text + "\n## The Lifecycle\n\n~~~mermaid\nstateDiagram-v2\n"
+    spec.write_text(unclosed)
     code, out, _ = _run(capsys, "build", "--format", "json")
-    assert code == 1
-    assert "SD409" in {f["code"] for f in json.loads(out)}
-    assert "never closed" in out
+    assert code == 1 and "SD306" in {f["code"] for f in json.loads(out)}
+    assert spec.read_text() == unclosed
 
 
 def test_every_output_code_is_in_the_catalogue() -> None:
