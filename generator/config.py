@@ -214,7 +214,7 @@ def load_config(start: Path | None = None) -> Config:
         source=pyproject,
         sql=_sql(table.get("sql", {}), f"{where[:-1]}.sql]"),
     )
-    from generator.selection import validate_codes
+    from generator.lint.selection import validate_codes
 
     for key, codes in (("select", config.select), ("ignore", config.ignore)):
         validate_codes(codes, f"{where}: {key}")

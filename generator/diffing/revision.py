@@ -12,13 +12,13 @@ from pathlib import Path
 from generator.config import Config
 from generator.diffing import gitref
 from generator.diffing.semantic import Version, diff_specs, match_by_id
-from generator.discover import SpecFile
-from generator.document import Document
 from generator.findings import Finding
-from generator.lint import lint_bytes
+from generator.lint.document import lint_bytes
+from generator.lint.selection import Selection, inline_ignored
+from generator.load.discover import SpecFile
+from generator.load.source import read_bounded
+from generator.model.document import Document
 from generator.rules import REGISTRY, all_rules
-from generator.selection import Selection, inline_ignored
-from generator.source import read_bounded
 
 _SHOWN = 3  # changes named in a message before "and N more"
 

@@ -1,6 +1,6 @@
 """The rule catalogue: every code statedoc reports, and the checks that implement them.
 
-A check is a small function over a :class:`~generator.document.Document` that yields
+A check is a small function over a :class:`~generator.model.document.Document` that yields
 :class:`Hit` s; :func:`rule` registers it with its stable code, name, default severity and the
 explanation ``statedoc explain`` prints. Loader codes (SD0xx) have no check function: the load
 stage reports them, but they are registered here so the catalogue is complete in one place.
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from generator.document import Document
 from generator.findings import Severity
-from generator.source import Span
-from generator.yamlload import Path
+from generator.load.source import Span
+from generator.load.strict_yaml import Path
+from generator.model.document import Document
 
 Check = Callable[[Document], Iterable["Hit"]]
 

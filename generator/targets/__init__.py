@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from generator.config import Config
-    from generator.document import Document
+    from generator.model.document import Document
 
 
 class Target(Protocol):

@@ -31,7 +31,7 @@ import types
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.testing.exhaustive import SpecLike
+from generator.testing.expected import SpecLike
 
 if TYPE_CHECKING:
     import hypothesis
@@ -108,7 +108,7 @@ def statedoc_tests(
     """A pytest test class for one generated module (a module or its dotted import path).
 
     ``spec``: the spec document's path (relative paths are also tried from the project root
-    above the module) or a parsed :class:`~generator.model.Spec`. With it, the expected
+    above the module) or a parsed :class:`~generator.model.spec.Spec`. With it, the expected
     behaviour comes from the spec, so a module whose tables and behaviour are wrong together
     still fails; without it the module's own tables are the model (only self-consistency).
     ``settings``: Hypothesis settings for the state machine (default: the active profile).
@@ -116,7 +116,7 @@ def statedoc_tests(
     resolved = functools.cache(lambda: _module(module))
 
     def test_all_pairs(self: object) -> None:
-        from generator.testing.exhaustive import check_module
+        from generator.testing.checks import check_module
 
         check_module(resolved(), spec)
 
@@ -143,7 +143,7 @@ make_tests = statedoc_tests
 
 
 def _class_name(dotted: str) -> str:
-    from generator.names import pascal_name
+    from generator.model.names import pascal_name
 
     return "Test" + pascal_name(dotted.rsplit(".", 1)[-1], fallback="Module")
 
@@ -184,7 +184,7 @@ def render_test_module(module_import_path: str, spec_path: str) -> str:
     parts = module_import_path.split(".")
     if not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):
         raise ValueError(f"not a dotted import path: {module_import_path!r}")
-    from generator.render.literals import comment_text
+    from generator.targets.python.literals import comment_text
 
     text = (
         _environment()

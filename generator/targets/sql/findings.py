@@ -14,8 +14,8 @@ from generator.targets.sql.plan import Names, binding_for
 
 if TYPE_CHECKING:
     from generator.config import Config
-    from generator.document import Document
-    from generator.yamlload import Path
+    from generator.load.strict_yaml import Path
+    from generator.model.document import Document
 
 
 def finding_at(document: Document, code: str, path: Path, message: str) -> Finding:

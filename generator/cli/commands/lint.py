@@ -1,0 +1,170 @@
+"""``statedoc lint [PATH...]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.cli.commands import codes
+from generator.cli.commands.output import emit
+from generator.config import ConfigError, load_config_for
+from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.findings import Finding
+from generator.lint.files import LintRun, default_jobs, lint_files, settings_for
+from generator.lint.selection import validate_codes
+from generator.load.discover import SpecFile, discover
+
+if TYPE_CHECKING:
+    from generator.lint.progress import Progress
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    parser = sub.add_parser("lint", parents=[common], help="lint documents or folders")
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders (default: configured specs)"
+    )
+    parser.add_argument(
+        "--against", metavar="GIT_REF", help="also check revisions against a git ref (SD207)"
+    )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="fix what is mechanical (diagram drift, SD207 revision) and report the rest",
+    )
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="with or without --fix: print the fixes as a unified diff, write nothing "
+        "(exit 1 if anything would change)",
+    )
+    parser.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with PATH '-': the name of the document read from stdin (config lookup, "
+        "per-file-ignores, paths in findings)",
+    )
+    parser.add_argument(
+        "--statistics", action="store_true", help="print a count per rule code instead"
+    )
+    parser.set_defaults(run=run)
+
+
+def lint_paths(
+    args: argparse.Namespace, *, keep_documents: bool = True
+) -> tuple[LintRun, list[str]]:
+    """Discover and lint, returning display paths (``lint`` itself; the other commands use
+    :func:`lint_specs`, which returns the :class:`SpecFile` s).
+
+    ``keep_documents`` (the default) keeps every parsed document, as generation needs, which
+    bypasses the cache and worker processes; plain ``lint`` turns it off.
+    """
+    run, specs = lint_specs(args, keep_documents=keep_documents)
+    return run, [spec.display for spec in specs]
+
+
+def lint_specs(
+    args: argparse.Namespace, *, keep_documents: bool = True, progress_bar: bool = False
+) -> tuple[LintRun, list[SpecFile]]:
+    """:func:`lint_paths`, returning the discovered :class:`SpecFile` s (with a progress bar
+    on stderr where :func:`generator.lint.progress.wanted` allows)."""
+    paths = list(getattr(args, "paths", []) or [])
+    config = load_config_for(paths)  # from the files' project, as ruff does
+    select, ignore = codes(args.select), codes(args.ignore)
+    validate_codes(select, "--select")
+    validate_codes(ignore, "--ignore")
+    files = discover(paths, config)
+    if not files:
+        if paths and all(Path(p).is_file() for p in paths):
+            # Files named on the command line (pre-commit passes them) that `exclude` skips:
+            # nothing to do, which is not an error.
+            return LintRun([], []), []
+        where = ", ".join(str(p) for p in (paths or config.specs))
+        raise ConfigError(f"no spec documents (*.md) found in {where}")
+    settings = settings_for(config, select, ignore)
+    jobs = args.jobs if getattr(args, "jobs", 0) > 0 else default_jobs()
+    # A cache lives next to a project's config, never in a folder that has none.
+    use_cache = (
+        not getattr(args, "no_cache", False) and not keep_documents and config.source is not None
+    )
+    cache = None
+    if use_cache:
+        from generator.lint.cache import Cache
+
+        cache = Cache(config.root, max_file_size=config.max_file_size)
+    bar = _progress(args, len(files)) if progress_bar else None
+    try:
+        run = lint_files(
+            files, settings, jobs=jobs, cache=cache, keep_documents=keep_documents, progress=bar
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    against = getattr(args, "against", None)
+    if against:
+        from generator.diffing.revision import revision_findings
+
+        extra = [
+            f
+            for f in revision_findings(files, against, config)
+            if settings.selection.enabled(f.code)
+        ]
+        run.findings = sorted(run.findings + extra, key=lambda f: f.sort_key())
+    return run, files
+
+
+def exit_code(run: LintRun) -> int:
+    if run.internal_error:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if run.has_errors else EXIT_OK
+
+
+def _progress(args: argparse.Namespace, total: int) -> Progress | None:
+    import os
+
+    from generator.lint import progress
+
+    quiet = bool(getattr(args, "quiet", False))
+    if not progress.wanted(sys.stderr, quiet=quiet, fmt=args.format, environ=os.environ):
+        return None
+    return progress.Progress(total, sys.stderr, delay=progress.DELAY)
+
+
+def run(args: argparse.Namespace) -> int:
+    from generator.lint.interrupt import exit_code as signal_exit
+    from generator.lint.interrupt import stoppable
+
+    if args.statistics and args.format not in ("text", "json"):
+        raise ConfigError("--statistics prints text or json, not " + args.format)
+    if "-" in args.paths or args.stdin_filename:
+        from generator.cli.commands.lintstdin import run_stdin
+
+        return run_stdin(args)
+    try:
+        with stoppable():
+            lint_run, files = lint_specs(args, keep_documents=False, progress_bar=True)
+            if args.fix or args.diff:
+                from generator.cli.commands.lintfix import run_fix
+
+                return run_fix(args, lint_run, files)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: workers are already gone
+        return signal_exit(exc)
+    report(args, lint_run.findings, [spec.display for spec in files])
+    return exit_code(lint_run)
+
+
+def report(args: argparse.Namespace, findings: list[Finding], files: list[str]) -> None:
+    """The findings, or with ``--statistics`` their count per code."""
+    if not args.statistics:
+        emit(args, findings, files)
+        return
+    from generator.cli.commands.output import write_report
+    from generator.report.statistics import render
+
+    text = render(findings, args.format)
+    if args.output:
+        write_report(Path(args.output), text, fmt=None, inputs=files)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
