@@ -34,7 +34,7 @@ class StatedocBuildError(RuntimeError):
 
 def generate_into(root: Path, specs: str, out: str) -> list[str]:
     """Lint and generate ``root/specs`` into ``root/out``; return the generated documents."""
-    from generator.config import Config
+    from generator.config import Config, ConfigError
     from generator.lint.files import lint_files, settings_for
     from generator.load.discover import discover
     from generator.output.tree import generate
@@ -48,7 +48,10 @@ def generate_into(root: Path, specs: str, out: str) -> list[str]:
     if run.has_errors:  # like a compiler: nothing is written for a broken input
         report = render("text", Run(run.findings, [f.display for f in files], ""))
         raise StatedocBuildError(f"statedoc: the specs have lint errors:\n{report}")
-    outcome = generate(run, files, config, check=False, prune=True)
+    try:
+        outcome = generate(run, files, config, check=False, prune=True)
+    except ConfigError as exc:  # overlapping output roots: a usage error, shown as the build's
+        raise StatedocBuildError(f"statedoc: {exc}") from None
     if not outcome.ok:
         problems = "".join(f"{p}\n" for p in outcome.problems)
         raise StatedocBuildError(f"statedoc: generation failed:\n{problems}")

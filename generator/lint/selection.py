@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import fnmatch
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from generator.config import ConfigError
-
-_INLINE = re.compile(r"(?:#|%%)\s*statedoc:\s*ignore\[([A-Za-z0-9,\s]*)\]")
 
 
 def known_codes() -> list[str]:
@@ -59,12 +56,3 @@ class Selection:
                 if fnmatch.fnmatch(path, glob) or fnmatch.fnmatch(path, f"*/{glob}"):
                     dropped = max(dropped, _matches(code, codes))
         return chosen >= 0 and chosen > dropped
-
-
-def inline_ignored(line_text: str, code: str) -> bool:
-    """``# statedoc: ignore[SD111]`` (or ``%% ...`` in a diagram) on the reported line."""
-    for match in _INLINE.finditer(line_text):
-        codes = [c.strip().upper() for c in match.group(1).split(",") if c.strip()]
-        if not codes or any(code.startswith(c) for c in codes):
-            return True
-    return False

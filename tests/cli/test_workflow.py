@@ -257,6 +257,19 @@ def test_hatch_build_hook_fails_the_build_on_lint_errors(tmp_path: Path) -> None
     assert not (tmp_path / "pkg/states").exists()
 
 
+def test_hatch_build_hook_reports_overlapping_roots_as_a_build_error(tmp_path: Path) -> None:
+    # Regression: the usage error (an output folder holding the specs) escaped the hook as a
+    # plain ConfigError instead of the build error hatch shows with its message.
+    from generator.integrations.hatch import StatedocBuildError, generate_into
+
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs/door.md").write_text(document(DOOR))
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    with pytest.raises(StatedocBuildError, match="overlaps the specs folder"):
+        generate_into(tmp_path, "specs", "specs/states")
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
 def test_generate_tests_writes_a_passing_test_module_per_spec(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

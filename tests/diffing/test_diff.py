@@ -713,6 +713,21 @@ def test_sd207_can_be_ignored_inline_and_by_selection(repo: Repo, run: Run) -> N
     assert (code, out) == (0, "")
 
 
+def test_sd207_is_not_silenced_by_directive_text_inside_a_string(repo: Repo, run: Run) -> None:
+    # Regression: SD207 used a text match on the reported line, so a quoted title on the
+    # revision's line that merely reads like the directive silenced it; only a real comment
+    # counts, as for every other rule.
+    doc = edited(lambda d: d["transitions"].pop(3))
+    doc["title"] = "Door # statedoc: ignore[SD207]"
+    # JSON is YAML: the whole front matter, revision and title, on one line
+    text = f"---\n{json.dumps(doc, ensure_ascii=False)}\n---\n\n# {doc['title']}\n"
+    repo.write("specs/door.md", text)
+    repo.commit("drop, in a one-line front matter")
+    code, lines = lint_against(run)
+    assert code == 1
+    assert [line.split(": ", 1)[1].split(" ", 1)[0] for line in lines] == ["SD207"]
+
+
 def test_sd207_against_the_working_tree_of_the_same_commit(repo: Repo, run: Run) -> None:
     # Uncommitted edits count: lint reads the working tree, the ref gives the old version.
     repo.write("specs/door.md", edited(lambda d: d.pop("invalid")))
