@@ -27,6 +27,7 @@ KNOWN_KEYS = {
     "exclude",
     "max-file-size",
     "sql",
+    "targets",
 }
 #: PostgreSQL's identifier limit in bytes; names the SQL target derives are kept within it.
 SQL_NAME_BYTES = 63
@@ -69,6 +70,8 @@ class Config:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     source: Path | None = None  # the pyproject.toml it came from
     sql: SqlSettings = field(default_factory=SqlSettings)
+    #: What ``generate``/``build``/``check`` write (``--target`` overrides it).
+    targets: tuple[str, ...] = ("python", "mermaid")
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -175,6 +178,22 @@ def _sql(table: object, where: str) -> SqlSettings:
     )
 
 
+def _targets(table: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    """``targets = [...]``: registered target names, at least one."""
+    from generator.targets import DEFAULT_TARGETS, REGISTRY, unknown_targets
+
+    if "targets" not in table:
+        return DEFAULT_TARGETS
+    names = _strings(table, "targets", where)
+    unknown = unknown_targets(names)
+    if unknown or not names:
+        raise ConfigError(
+            f"{where}: targets must list known targets ({', '.join(sorted(REGISTRY))}), "
+            f"not {', '.join(map(repr, unknown)) or 'nothing'}"
+        )
+    return tuple(dict.fromkeys(names))
+
+
 def load_config(start: Path | None = None) -> Config:
     """Read the config that applies to ``start`` (default: the working directory)."""
     start = (start or Path.cwd()).resolve()
@@ -213,6 +232,7 @@ def load_config(start: Path | None = None) -> Config:
         max_file_size=size,
         source=pyproject,
         sql=_sql(table.get("sql", {}), f"{where[:-1]}.sql]"),
+        targets=_targets(table, where),
     )
     from generator.lint.selection import validate_codes
 

@@ -95,7 +95,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Collection, Mapping, Sequence
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from .model import START_END
@@ -205,23 +204,11 @@ def escape_label(label: str) -> str:
     return "" if shown is None else _escape_lines(shown, "<br>")
 
 
-@functools.cache
 def _template() -> jinja2.Template:
-    import jinja2  # lazy on purpose: the lint path must not import it
+    from generator.templating import environment  # lazy: Jinja2 is not on the lint path
 
-    source = (
-        resources.files(__package__ or "generator.diagram")
-        .joinpath("templates", _TEMPLATE)
-        .read_text(encoding="utf-8")
-    )
-    environment = jinja2.Environment(
-        autoescape=False,  # not HTML; every text is escaped by escape_name/escape_label
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined,
-    )
-    return environment.from_string(source)
+    # not strict: every text is escaped by escape_name/escape_label before rendering
+    return environment("generator.diagram", strict=False).get_template(_TEMPLATE)
 
 
 # Words that start a keyword rule in some lexer state of Mermaid's grammar, or that Mermaid

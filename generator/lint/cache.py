@@ -217,37 +217,43 @@ class Cache:
 
 
 class RenderCache:
-    """Rendered modules and diagrams by what they are rendered from: the document's SHA-256,
-    its config-relative path, the module name and statedoc's own code. A no-op ``generate``
-    then compares cached bytes with the tree instead of rendering every template again."""
+    """Rendered files by what they are rendered from: the document's SHA-256, its
+    config-relative path, the module name, the targets and their settings (``context``: the
+    target names, ``[tool.statedoc.sql]``, the output folder's package path) and statedoc's
+    own code. A no-op ``generate`` then compares cached bytes with the tree instead of
+    rendering every template again."""
 
     def __init__(self, root: Path) -> None:
         self.folder = root / FOLDER / _LAYOUT / "render"
         self.salt = code_fingerprint()
         self.keyed = _Keyed(self.folder.parent)
 
-    def key(self, document_sha256: str, relative: str, module: str) -> str:
-        text = f"{self.salt}\0{document_sha256}\0{relative}\0{module}"
+    def key(self, document_sha256: str, relative: str, module: str, context: str = "") -> str:
+        text = f"{self.salt}\0{document_sha256}\0{relative}\0{module}\0{context}"
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def get(self, key: str) -> tuple[str, str] | None:
+    def get(self, key: str) -> dict[str, dict[str, str]] | None:
+        """Target name -> relative path -> text, as :meth:`put` stored it."""
         try:
             body = self.keyed.open(key, _read_entry(self.folder / f"{key}.json"))
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8"))
-            return str(raw["module"]), str(raw["diagram"])
-        except (OSError, ValueError, KeyError, TypeError):
+            return {
+                str(target): {str(path): str(text) for path, text in files.items()}
+                for target, files in raw["files"].items()
+            }
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def put(self, key: str, module: str, diagram: str) -> None:
+    def put(self, key: str, files: dict[str, dict[str, str]]) -> None:
         project = self.folder.parent.parent.parent
         if not (project / "pyproject.toml").is_file():
             return  # never create a cache in a folder that is not a project
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
             _ignore(self.folder.parent.parent)
-            body = json.dumps({"module": module, "diagram": diagram}).encode("utf-8")
+            body = json.dumps({"files": files}).encode("utf-8")
             data = self.keyed.seal(key, body)
             if data is not None:
                 replace_file(self.folder / f"{key}.json", data, durable=False)

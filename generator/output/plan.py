@@ -27,12 +27,12 @@ from typing import Literal
 
 from generator.findings import Finding, Severity
 from generator.output.files import unified_diff
-from generator.targets.python import has_header
+from generator.templating import has_header
 
 Action = Literal["create", "update", "delete"]
 _SKIP_DIRS = {"__pycache__", "node_modules"}
 
-#: Codes of the output stage (catalogue: generator/rules/catalogue.py).
+#: Codes of the output stage (catalogue: :mod:`generator.rules.catalogue`).
 STALE, MISSING, LEFT_OVER, FOREIGN, UNSAFE, COLLISION, DRIFT, WRITE_FAILED, REFUSED = (
     f"SD40{n}" for n in range(1, 10)
 )
@@ -197,13 +197,16 @@ def plan_outputs(
     prune: bool,
     root: Path,
     stale_candidate: Callable[[str], bool] = lambda relative: True,
+    owns: Callable[[str, str], bool] | None = None,
     other_roots: Iterable[Path] = (),
 ) -> Plan:
     """Compare ``outputs`` with the folder ``out``; with ``prune``, also find stale files.
 
     Reads only; nothing is written. ``stale_candidate`` says which relative paths the layout
-    could have written (only those can be stale); nothing below ``other_roots`` (another
-    output folder nested in this one) is ever looked at for cleanup.
+    could have written and ``owns`` (relative path, first line) which existing files the
+    targets writing here own (only those can be stale; default: any file with statedoc's
+    header); nothing below ``other_roots`` (another output folder nested in this one) is
+    ever looked at for cleanup.
     """
     plan = Plan(out=out, label=label_for(out, root))
     plan.outputs = list(outputs)
@@ -217,7 +220,7 @@ def plan_outputs(
         _plan_one(plan, output, out_real)
     if prune:
         skip = {os.path.realpath(r) for r in other_roots} - {out_real}
-        _find_stale(plan, expected, out_real, stale_candidate, skip)
+        _find_stale(plan, expected, out_real, stale_candidate, skip, owns)
     plan.changes.sort(key=lambda c: c.relative)
     return plan
 
@@ -272,6 +275,7 @@ def _find_stale(
     out_real: str,
     candidate: Callable[[str], bool],
     skip: set[str],
+    owns: Callable[[str, str], bool] | None = None,
 ) -> None:
     if not plan.out.is_dir():
         return
@@ -298,6 +302,8 @@ def _find_stale(
                     Problem(display(path), 1, 1, f"cannot read: {exc}", WRITE_FAILED)
                 )
                 continue
+            if owns is not None and not owns(relative, first_line(old)):
+                continue  # another target's file (or one no active target writes)
             plan.changes.append(Change("delete", relative, old, None))
 
 

@@ -1,10 +1,13 @@
-"""The output tree: what ``generate`` should write, and the entry point that writes it.
+"""The output tree: what ``generate`` should write for the chosen targets, and the entry
+point that writes it.
 
-Layout: ``<out>/<area>/<module>/<name>.py`` and ``<name>.mmd`` next to it, where the parts
-are ``snake_name`` of ``product_area``, ``module`` and ``title``; an ``__init__.py`` in every
-package folder (``<out>`` included) and ``py.typed`` at the top. Every file starts with
-statedoc's header line, which is how cleanup recognises its own files. ``generate --tests DIR``
-adds ``DIR/test_<area>_<module>_<name>.py`` per document, through the same plan.
+Every target (:mod:`generator.targets`) writes below ``<out>/<area>/<module>/<name>``, the
+parts being ``snake_name`` of ``product_area``, ``module`` and ``title``: ``python`` the
+module (``.py``, plus ``__init__.py`` files and ``py.typed``), ``mermaid`` the ``.mmd``
+diagram, ``sql`` the ``.postgresql.sql``/``.sqlite.sql`` files. The ``tests`` target
+(``generate --tests DIR``) writes ``DIR/test_<area>_<module>_<name>.py``. Every file starts
+with statedoc's header line, and each target says which existing files are its own, which is
+how cleanup recognises them.
 
 Planning and applying (atomic, only-if-changed, header ownership, symlink and path-escape
 refusal) live in :mod:`generator.output.plan`. Rules specific to this tree:
@@ -21,8 +24,8 @@ refusal) live in :mod:`generator.output.plan`. Rules specific to this tree:
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.config import Config, ConfigError
@@ -31,7 +34,6 @@ from generator.lint.cache import RenderCache
 from generator.lint.files import LintRun
 from generator.load.discover import SpecFile
 from generator.model.document import Document
-from generator.model.names import snake_name
 from generator.output.plan import (
     COLLISION,
     REFUSED,
@@ -45,14 +47,17 @@ from generator.output.plan import (
     display,
     plan_outputs,
 )
-from generator.targets.python import (
-    RenderError,
+from generator.targets import (
+    DEFAULT_TARGETS,
+    PackageFiles,
+    Target,
     document_sha256,
-    render_diagram,
-    render_module,
-    render_package_init,
-    render_py_typed,
+    get_target,
+    module_parts,
+    target_root,
+    unknown_targets,
 )
+from generator.templating import RenderError
 
 __all__ = [
     "Change",
@@ -67,18 +72,16 @@ __all__ = [
     "generate",
     "module_parts",
     "plan_outputs",
-    "test_outputs",
+    "resolve_targets",
 ]
-
-_MARKER = "py.typed"
-_INIT = "__init__.py"
 
 
 @dataclass
 class GenerateOutcome:
     """What ``generate`` found and did; ``written``/``deleted`` stay 0 with ``check``.
 
-    ``tests`` is the plan of the ``--tests`` folder (None without ``--tests``).
+    ``tests`` is the plan of the ``--tests`` folder (None without it); ``reported`` holds
+    the findings targets report about the whole set (the SQL target's SD121/SD122).
     """
 
     plan: Plan
@@ -89,6 +92,7 @@ class GenerateOutcome:
     deleted: int = 0
     tests: Plan | None = None
     tests_written: int = 0
+    reported: list[Finding] = field(default_factory=list)
 
     @property
     def plans(self) -> list[Plan]:
@@ -100,31 +104,50 @@ class GenerateOutcome:
 
     @property
     def changes(self) -> list[Change]:
-        return self.plan.changes
+        return [c for plan in self.plans for c in plan.changes]
 
     @property
     def diffs(self) -> list[str]:
         return [d for plan in self.plans for d in plan.diffs]
 
     def findings(self) -> list[Finding]:
-        """Every refusal, and with ``check`` every file that would change (SD4xx)."""
+        """Every refusal, the targets' own findings, and with ``check`` every file that
+        would change (SD4xx)."""
         found = [f for plan in self.plans for f in plan.findings(pending=self.check)]
-        return sorted(found, key=lambda f: f.sort_key())
+        return sorted(found + self.reported, key=lambda f: f.sort_key())
 
     @property
     def ok(self) -> bool:
-        """Exit 0: nothing blocked or refused, and with ``check`` nothing to change."""
+        """Exit 0: nothing blocked or refused, no error finding, and with ``check`` nothing
+        to change."""
+        from generator.findings import Severity
+
         pending = self.check and any(plan.changes for plan in self.plans)
-        return not self.blocked and not self.problems and not pending
+        errors = any(f.severity is Severity.ERROR for f in self.reported)
+        return not self.blocked and not self.problems and not pending and not errors
 
 
-# --- layout ------------------------------------------------------------------------------
+# --- targets -----------------------------------------------------------------------------
 
 
-def module_parts(document: Document) -> tuple[str, str, str]:
-    """``(area, module, name)``: identifiers, so never ``..``, ``/`` or empty."""
-    spec = document.spec
-    return snake_name(spec.product_area), snake_name(spec.module), snake_name(spec.title)
+def resolve_targets(
+    names: Sequence[str] | None, config: Config, *, tests: Path | None = None
+) -> list[Target]:
+    """The targets to run: ``names`` (``--target``), else the configured ones; ``tests``
+    (``--tests DIR``) adds the ``tests`` target. Unknown names are a usage error."""
+    chosen = list(dict.fromkeys(names or config.targets or DEFAULT_TARGETS))
+    if tests is not None and "tests" not in chosen:
+        chosen.append("tests")
+    unknown = unknown_targets(chosen)
+    if unknown:
+        from generator.targets import REGISTRY
+
+        raise ConfigError(
+            f"unknown target(s) {', '.join(unknown)}; known: {', '.join(sorted(REGISTRY))}"
+        )
+    if "tests" in chosen and tests is None:
+        raise ConfigError("the tests target writes into a folder of its own: pass --tests DIR")
+    return [get_target(name) for name in chosen]
 
 
 def span_at(document: Document, key: str) -> At:
@@ -134,24 +157,50 @@ def span_at(document: Document, key: str) -> At:
     return (*start, *document.source.position(max(span.end, span.start + 1)))
 
 
+def _cache_context(targets: Sequence[Target], settings: Config) -> str:
+    """What besides the document decides the rendered bytes: the targets and their settings
+    (``[tool.statedoc.sql]``; the output folder, which the test modules import from)."""
+    out = settings.out.resolve()
+    try:
+        package = out.relative_to(settings.root.resolve()).as_posix()
+    except ValueError:
+        package = "/" + out.name
+    names = ",".join(target.name for target in targets)
+    return f"{names}\0{settings.sql!r}\0{package}"
+
+
+def _render(
+    targets: Sequence[Target], document: Document, settings: Config
+) -> dict[str, dict[str, str]]:
+    return {
+        target.name: {
+            path: data.decode("utf-8") for path, data in target.files(document, settings).items()
+        }
+        for target in targets
+    }
+
+
 def expected_outputs(
     documents: Sequence[tuple[SpecFile, Document]],
-    out_name: str,
+    settings: Config,
+    targets: Sequence[Target],
     cache: RenderCache | None = None,
-) -> tuple[list[Output], list[Problem], list[str]]:
-    """Render every document; returns the outputs, the refusals and the documents generated.
+) -> tuple[dict[str, list[Output]], list[Problem], list[str]]:
+    """Render every document for every target; returns the outputs by root (``"out"``,
+    ``"tests"``), the refusals and the documents generated.
 
-    ``out_name`` is the output folder's own name (its ``__init__.py`` may need a noqa);
-    ``cache`` serves renderings of documents rendered before (same bytes, path and code).
+    ``settings.out`` is the output folder (its name goes into the package files); ``cache``
+    serves renderings of documents rendered before (same bytes, path, targets and code).
     """
     problems: list[Problem] = []
     claims: dict[str, list[tuple[SpecFile, Document]]] = {}
     for spec_file, document in documents:
         area, module, name = module_parts(document)
         claims.setdefault(f"{area}/{module}/{name}".casefold(), []).append((spec_file, document))
-    outputs: list[Output] = []
+    roots = {target.name: target_root(target) for target in targets}
+    outputs: dict[str, list[Output]] = {root: [] for root in roots.values()}
     generated: list[str] = []
-    packages: set[str] = set()
+    context = _cache_context(targets, settings) if cache is not None else ""
     for claimants in claims.values():
         if len(claimants) > 1:
             for spec_file, document in claimants:
@@ -175,35 +224,37 @@ def expected_outputs(
                 )
             continue
         spec_file, document = claimants[0]
-        area, module, name = module_parts(document)
-        sha256 = document_sha256(document.source)
-        key = cache.key(sha256, spec_file.relative, name) if cache is not None else ""
-        hit = cache.get(key) if cache is not None else None
-        if hit is not None:
-            source, diagram = hit
-        else:
+        name = module_parts(document)[2]
+        key = ""
+        rendered = None
+        if cache is not None:
+            key = cache.key(document_sha256(document.source), spec_file.relative, name, context)
+            rendered = cache.get(key)
+            if rendered is not None and set(rendered) != set(roots):
+                rendered = None
+        if rendered is None:
             try:
-                source = render_module(
-                    document.spec, relative=spec_file.relative, sha256=sha256, module=name
-                )
-                diagram = render_diagram(document.spec, relative=spec_file.relative)
-            except (RenderError, ValueError) as exc:
+                rendered = _render(targets, document, settings)
+            except (RenderError, ValueError) as exc:  # a target's refusal (SqlError: ValueError)
                 problems.append(Problem(spec_file.display, 1, 1, f"refused: {exc}", REFUSED))
                 continue
             if cache is not None:
-                cache.put(key, source, diagram)
-        base = f"{area}/{module}/{name}"
+                cache.put(key, rendered)
         at = span_at(document, "id")
-        outputs.append(Output(f"{base}.py", source.encode("utf-8"), spec_file.display, at))
-        outputs.append(Output(f"{base}.mmd", diagram.encode("utf-8"), spec_file.display, at))
-        packages.update((area, f"{area}/{module}"))
+        for target_name, files in rendered.items():
+            for relative, text in files.items():
+                outputs[roots[target_name]].append(
+                    Output(relative, text.encode("utf-8"), spec_file.display, at)
+                )
         generated.append(spec_file.display)
-    outputs.append(Output(_INIT, render_package_init(out_name).encode("utf-8")))
-    outputs.append(Output(_MARKER, render_py_typed().encode("utf-8")))
-    for package in sorted(packages):
-        folder = package.rsplit("/", 1)[-1]
-        outputs.append(Output(f"{package}/{_INIT}", render_package_init(folder).encode("utf-8")))
-    outputs.sort(key=lambda o: o.relative)
+    for target in targets:
+        if isinstance(target, PackageFiles):
+            root = roots[target.name]
+            paths = [o.relative for o in outputs[root]]
+            for relative, data in target.package_files(paths, settings.out.name).items():
+                outputs[root].append(Output(relative, data))
+    for listed in outputs.values():
+        listed.sort(key=lambda o: o.relative)
     problems.sort(key=lambda p: (p.path, p.line, p.column, p.message))
     return outputs, problems, sorted(generated)
 
@@ -259,48 +310,12 @@ def check_roots(out: Path, config: Config, *, tests: Path | None = None) -> None
             )
 
 
-# --- test modules (``generate --tests``) ---------------------------------------------------
-
-
-def test_outputs(
-    documents: Sequence[tuple[SpecFile, Document]], out: Path, config: Config
-) -> list[Output]:
-    """One pytest module per document: ``test_<area>_<module>_<name>.py``.
-
-    The module imports the generated module by its dotted path below the project root (or by
-    the output folder's name when the folder lies outside the project).
-    """
-    from generator.testing.pytest_plugin import render_test_module
-
-    try:
-        package = out.resolve().relative_to(config.root.resolve()).parts
-    except ValueError:
-        package = (out.name,)
-    outputs = []
-    for spec_file, document in documents:
-        area, module, name = module_parts(document)
-        text = render_test_module(".".join((*package, area, module, name)), spec_file.relative)
-        outputs.append(
-            Output(
-                f"test_{area}_{module}_{name}.py",
-                text.encode("utf-8"),
-                spec_file.display,
-                span_at(document, "id"),
-            )
-        )
-    return outputs
-
-
 # --- the entry point ---------------------------------------------------------------------
 
 
-def _in_layout(relative: str) -> bool:
-    """Only files where generate writes can be stale: ``py.typed``, ``__init__.py`` at the top
-    and in ``<area>/`` and ``<area>/<module>/``, and ``<area>/<module>/<name>.{py,mmd}``."""
-    parts = relative.split("/")
-    if parts[-1] in (_INIT, _MARKER):
-        return len(parts) <= (1 if parts[-1] == _MARKER else 3)
-    return len(parts) == 3 and parts[-1].endswith((".py", ".mmd"))
+def _owned_by(targets: Sequence[Target]) -> Callable[[str, str], bool]:
+    """Whether one of ``targets`` owns an existing file (relative path, first line)."""
+    return lambda relative, line: any(t.owns(relative, line) for t in targets)
 
 
 def generate(
@@ -313,19 +328,24 @@ def generate(
     prune: bool = True,
     cache: RenderCache | None = None,
     tests: Path | None = None,
+    targets: Sequence[str] | None = None,
 ) -> GenerateOutcome:
     """Generate the documents of ``run`` that linted clean into ``out`` (default: config).
 
     ``run`` must come from ``lint_files(..., keep_documents=True)`` (``lint_specs`` does
     that by default): a result without its document cannot be generated and is refused.
     ``files`` are the linted files (for their config-relative paths); ``prune`` asks for
-    stale-file cleanup and is only honoured when every document could be generated, so pass
-    it only when ``files`` is the whole configured set. With ``check`` nothing is written.
-    ``tests``: also plan (and write) a pytest module per generated document in that folder.
-    Overlapping output roots raise :class:`ConfigError` before anything is read or written.
+    stale-file cleanup (each target's own files, in its own folder) and is only honoured
+    when every document could be generated, so pass it only when ``files`` is the whole
+    configured set. With ``check`` nothing is written. ``targets``: the target names
+    (default: ``[tool.statedoc] targets``); ``tests``: also write a pytest module per
+    generated document in that folder. Overlapping output roots and unknown targets raise
+    :class:`ConfigError` before anything is read or written.
     """
     out = out if out is not None else config.out
     check_roots(out, config, tests=tests)
+    chosen = resolve_targets(targets, config, tests=tests)
+    settings = config if out == config.out else replace(config, out=out)
     by_display = {f.display: f for f in files}
     documents: list[tuple[SpecFile, Document]] = []
     blocked: list[str] = []
@@ -346,29 +366,40 @@ def generate(
             )
         else:
             documents.append((by_display[result.path], result.document))
-    outputs, problems, generated = expected_outputs(documents, out.name, cache)
+    outputs, problems, generated = expected_outputs(documents, settings, chosen, cache)
     complete = not blocked and not unreadable and not problems
-    plan = plan_outputs(
-        outputs,
-        out,
-        prune=prune and complete,
-        root=config.root,
-        stale_candidate=_in_layout,
-        other_roots=[r for r in (tests, config.out) if r is not None],
-    )
+    folders = {"out": out, "tests": tests}
+    plans: dict[str, Plan] = {}
+    for root, listed in outputs.items():
+        folder = folders[root]
+        assert folder is not None  # resolve_targets refuses the tests target without a folder
+        owners = [t for t in chosen if target_root(t) == root]
+        plans[root] = plan_outputs(
+            listed,
+            folder,
+            prune=prune and complete,
+            root=config.root,
+            owns=_owned_by(owners),
+            other_roots=[r for r in (out, tests, config.out) if r is not None and r != folder],
+        )
+    plan = plans.get("out") or plan_outputs([], out, prune=False, root=config.root)
     plan.problems[:0] = sorted(unreadable + problems, key=lambda p: (p.path, p.line, p.column))
     if prune and not complete:
         plan.notes.append("stale files were not looked for: some documents were not generated")
     outcome = GenerateOutcome(plan, generated, sorted(blocked), check)
-    if tests is not None:
-        done = set(generated)
-        chosen = [(f, d) for f, d in documents if f.display in done]
-        outcome.tests = plan_outputs(
-            test_outputs(chosen, out, config), tests, prune=False, root=config.root
-        )
-        outcome.tests.fix = f"statedoc generate --tests {display(tests)}"
+    outcome.tests = plans.get("tests")
+    if outcome.tests is not None:
+        outcome.tests.fix = f"statedoc generate --tests {display(folders['tests'] or out)}"
+    done = set(generated)
+    chosen_documents = [d for f, d in documents if f.display in done]
+    for target in chosen:
+        report = getattr(target, "findings", None)
+        if report is not None:
+            outcome.reported.extend(report(chosen_documents, settings))
     if not check:
         outcome.written, outcome.deleted = apply_plan(plan)
         if outcome.tests is not None:
-            outcome.tests_written = apply_plan(outcome.tests)[0]
+            tests_written, tests_deleted = apply_plan(outcome.tests)
+            outcome.tests_written = tests_written
+            outcome.deleted += tests_deleted
     return outcome

@@ -12,13 +12,8 @@ from hypothesis import strategies as st
 
 from generator.targets.python import has_header
 from generator.targets.python.literals import WIDTH, comment_text, display_width, pyliteral
-from generator.targets.python.render import (
-    Code,
-    RenderError,
-    _environment,
-    mmd_header,
-    module_header,
-)
+from generator.targets.python.render import mmd_header, module_header
+from generator.templating import Code, RenderError, environment
 from targets.test_generate_support import ROOT
 
 # Every code point, lone surrogates included (YAML cannot produce them; pyliteral must not care).
@@ -143,15 +138,15 @@ def test_not_header_lines(line: str) -> None:
 
 
 def test_templates_cannot_print_unescaped_values() -> None:
-    environment = _environment()
+    python = environment("generator.targets.python")
     with pytest.raises(RenderError, match="without an escaping filter"):
-        environment.from_string("{{ text }}").render(text="'''; import os")
-    assert environment.from_string("{{ text | pyliteral }}").render(text="a'b") == '"a\'b"'
-    assert isinstance(environment.from_string("{{ x | ident }}").render(x="ok"), str)
+        python.from_string("{{ text }}").render(text="'''; import os")
+    assert python.from_string("{{ text | pyliteral }}").render(text="a'b") == '"a\'b"'
+    assert isinstance(python.from_string("{{ x | ident }}").render(x="ok"), str)
     with pytest.raises(RenderError, match="not a safe identifier"):
-        environment.from_string("{{ x | ident }}").render(x="os; import x")
+        python.from_string("{{ x | ident }}").render(x="os; import x")
     with pytest.raises(RenderError, match="not a safe identifier"):
-        environment.from_string("{{ x | ident }}").render(x="match")
+        python.from_string("{{ x | ident }}").render(x="match")
     assert isinstance(Code("x"), str)
 
 
@@ -159,7 +154,7 @@ def test_templates_refuse_undefined_names() -> None:
     import jinja2
 
     with pytest.raises(jinja2.UndefinedError):
-        _environment().from_string("{{ missing | pyliteral }}").render()
+        environment("generator.targets.python").from_string("{{ missing | pyliteral }}").render()
 
 
 def test_lint_never_imports_jinja2() -> None:

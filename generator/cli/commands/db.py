@@ -34,9 +34,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from generator.cli.commands.lint import lint_specs
     from generator.config import load_config
+    from generator.targets import source_path
     from generator.targets.sql.findings import finding_at
     from generator.targets.sql.names import SqlError
-    from generator.targets.sql.target import plan_for, spec_source
+    from generator.targets.sql.target import plan_for
 
     try:
         import psycopg
@@ -63,7 +64,7 @@ def run_check(args: argparse.Namespace) -> int:
             if document is None or not lint_run.clean(result.path):
                 continue
             try:
-                plan = plan_for(document, config.sql, spec_source(document, config.root))
+                plan = plan_for(document, config.sql, source_path(document, config))
             except SqlError:
                 continue  # generate reports it; there is nothing installed to compare
             for problem, item, sha in compare(connection, plan):

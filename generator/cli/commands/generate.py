@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.finish import finish, plural
 from generator.cli.commands.lint import lint_specs
-from generator.config import load_config
+from generator.config import load_config_for
 
 if TYPE_CHECKING:
     from generator.output.plan import Plan
@@ -47,6 +47,14 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--check",
         action="store_true",
         help="write nothing; print a diff of what would change; exit 1 if anything would",
+    )
+    parser.add_argument(
+        "--target",
+        action="append",
+        dest="targets",
+        metavar="NAME",
+        help="what to generate: python, mermaid, sql, tests (repeatable; default: "
+        "[tool.statedoc] targets, else python and mermaid)",
     )
     parser.add_argument(
         "--tests",
@@ -109,8 +117,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.output.tree import generate  # lazy: keeps `statedoc lint` startup light
 
     lint_run, files = lint_specs(args, keep_documents=True)
-    config = load_config()
     paths = list(getattr(args, "paths", []) or [])
+    config = load_config_for(paths)  # the files' project, as lint found it
     blocked = {r.path for r in lint_run.results if not lint_run.clean(r.path)}
     out = Path(args.out).absolute() if args.out else None
     tests = Path(args.tests).absolute() if args.tests else None
@@ -124,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         prune=not paths,
         cache=cache,
         tests=tests,
+        targets=args.targets,
     )
     notes = [n for plan in outcome.plans for n in plan.notes]
     return finish(

@@ -1,24 +1,23 @@
-"""Renderers of generated files: Python modules (Jinja2 templates) and Mermaid diagrams.
+"""The ``python`` target: typed, stdlib-only state machine modules (Jinja2 templates).
 
-Pure functions of a spec and its path; :mod:`generator.output.tree` decides where files go and
-writes them. Jinja2 is imported lazily by :mod:`generator.targets.python.render`.
+:mod:`.render` renders one module (pure functions of a spec and its path), :mod:`.literals`
+is the one escaping path spec text takes into Python source, :mod:`.target` is the
+:class:`~generator.targets.Target` the pipeline uses. Jinja2 is imported lazily by the kit.
 """
 
 from __future__ import annotations
 
-from generator.model.spec import Spec
+from generator.targets import document_sha256
 from generator.targets.python.render import (
     MMD_HEADER,
     PY_HEADER,
-    RenderError,
     alias_name,
-    document_sha256,
-    has_header,
     mmd_header,
     render_module,
     render_package_init,
     render_py_typed,
 )
+from generator.templating import RenderError, has_header
 
 __all__ = [
     "MMD_HEADER",
@@ -27,23 +26,8 @@ __all__ = [
     "alias_name",
     "document_sha256",
     "has_header",
-    "render_diagram",
+    "mmd_header",
     "render_module",
     "render_package_init",
     "render_py_typed",
 ]
-
-
-def render_diagram(spec: Spec, *, relative: str) -> str:
-    """The ``.mmd`` file next to a module: our header as a Mermaid comment, then the diagram."""
-    from generator.diagram.writer import render_state_diagram  # lazy, like Jinja2
-
-    diagram = render_state_diagram(
-        spec.state_names,
-        [t.pair for t in spec.transitions],
-        spec.initial_states,
-        spec.terminal_states,
-    )
-    if not diagram.endswith("\n"):
-        diagram += "\n"
-    return f"{mmd_header(relative)}\n{diagram}"
