@@ -34,22 +34,22 @@ class StatedocBuildError(RuntimeError):
 
 def generate_into(root: Path, specs: str, out: str) -> list[str]:
     """Lint and generate ``root/specs`` into ``root/out``; return the generated documents."""
+    from generator import pipeline
     from generator.config import Config, ConfigError
-    from generator.lint.files import lint_files, settings_for
-    from generator.load.discover import discover
-    from generator.output.tree import generate
     from generator.report import Run, render
+    from generator.workspace import Options, Workspace
 
     config = Config(root=root, specs=(root / specs,), out=root / out)
-    files = discover([], config, cwd=root)
-    if not files:
-        raise StatedocBuildError(f"statedoc: no spec documents found in {root / specs}")
-    run = lint_files(files, settings_for(config), keep_documents=True)
+    try:
+        workspace = Workspace.open(Options(jobs=1, use_cache=False), config, cwd=root)
+    except ConfigError:
+        raise StatedocBuildError(f"statedoc: no spec documents found in {root / specs}") from None
+    run = pipeline.lint(workspace)
     if run.has_errors:  # like a compiler: nothing is written for a broken input
-        report = render("text", Run(run.findings, [f.display for f in files], ""))
+        report = render("text", Run(run.findings, workspace.displays, ""))
         raise StatedocBuildError(f"statedoc: the specs have lint errors:\n{report}")
     try:
-        outcome = generate(run, files, config, check=False, prune=True)
+        outcome = pipeline.generate(workspace, run)
     except ConfigError as exc:  # overlapping output roots: a usage error, shown as the build's
         raise StatedocBuildError(f"statedoc: {exc}") from None
     if not outcome.ok:

@@ -12,8 +12,3 @@ _COMMANDS = ("lint", "generate", "diagram", "build", "info", "diff", "new", "db"
 def register_all(sub: Any, common: argparse.ArgumentParser) -> None:
     for name in _COMMANDS:
         import_module(f"generator.cli.commands.{name}").register(sub, common)
-
-
-def codes(text: str) -> list[str]:
-    """``--select``/``--ignore`` text -> the codes or prefixes it lists."""
-    return [c.strip() for c in text.split(",") if c.strip()]

@@ -11,16 +11,11 @@ whole set.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from generator.cli.commands.diagram import add_force, sync_diagrams
+from generator.cli.commands.diagram import add_force
 from generator.cli.commands.finish import finish, plural
-from generator.cli.commands.lint import lint_specs
-from generator.config import load_config
-
-if TYPE_CHECKING:
-    from generator.config import Config
-    from generator.lint.cache import RenderCache
+from generator.cli.commands.lint import workspace_for
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -35,61 +30,44 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     check.set_defaults(run=run_check, paths=[])
 
 
-def _cache(args: argparse.Namespace, config: Config) -> RenderCache | None:
-    from generator.lint.cache import RenderCache
-
-    return None if args.no_cache else RenderCache(config.root)
-
-
 def run_build(args: argparse.Namespace) -> int:
-    from generator.output.tree import check_roots, generate
+    from generator import pipeline
 
-    config = load_config()
-    check_roots(config.out, config)  # before the first write, not only before generating
-    lint_run, files = lint_specs(args)
-    paths = {spec.display: spec.path for spec in files}
-    diagrams = sync_diagrams(lint_run, paths, write=True, force=args.force)
-    if diagrams.written:
-        lint_run, files = lint_specs(args)
-    outcome = generate(lint_run, files, config, check=False, prune=True, cache=_cache(args, config))
+    outcome = pipeline.build(workspace_for(args), force=args.force)
+    diagrams, outputs = outcome.diagrams, outcome.outputs
     summary = (
         f"build: {plural(diagrams.written, 'diagram')} redrawn; "
-        f"{plural(len(outcome.generated), 'document')} generated ({outcome.written} file(s) "
-        f"written, {outcome.deleted} deleted); {len(outcome.blocked)} skipped for lint errors; "
-        f"{len(diagrams.problems) + len(outcome.problems)} refused or failed."
+        f"{plural(len(outputs.generated), 'document')} generated ({outputs.written} file(s) "
+        f"written, {outputs.deleted} deleted); {len(outputs.blocked)} skipped for lint errors; "
+        f"{len(diagrams.problems) + len(outputs.problems)} refused or failed."
     )
     return finish(
         args,
-        lint_run.findings + [p.finding() for p in diagrams.problems] + outcome.findings(),
-        [f.display for f in files],
-        notes=outcome.plan.notes,
+        outcome.findings(check=False),
+        [f.display for f in outcome.run_files],
+        notes=outcome.notes,
         summary=summary,
-        internal_error=lint_run.internal_error or diagrams.internal_error,
+        internal_error=outcome.internal_error,
     )
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from generator.output.tree import generate
+    from generator import pipeline
 
-    config = load_config()
-    lint_run, files = lint_specs(args)
-    paths = {spec.display: spec.path for spec in files}
-    diagrams = sync_diagrams(lint_run, paths, write=False)
-    outcome = generate(lint_run, files, config, check=True, prune=True, cache=_cache(args, config))
+    outcome = pipeline.check(workspace_for(args))
+    diagrams, outputs = outcome.diagrams, outcome.outputs
     summary = (
         f"check: {plural(len(diagrams.changed), 'diagram')} drifted; "
-        f"{len(outcome.changes)} generated file(s) stale; "
-        f"{len(outcome.blocked)} document(s) with lint errors; "
-        f"{len(diagrams.problems) + len(outcome.problems)} refused."
+        f"{len(outputs.changes)} generated file(s) stale; "
+        f"{len(outputs.blocked)} document(s) with lint errors; "
+        f"{len(diagrams.problems) + len(outputs.problems)} refused."
     )
-    # The lint findings already hold what blocked a diagram: only add the diagram stage's own.
-    own = [p.finding() for p in diagrams.problems] + diagrams.drift
     return finish(
         args,
-        lint_run.findings + own + outcome.findings(),
-        [f.display for f in files],
-        diffs=diagrams.diffs + outcome.diffs,
-        notes=outcome.plan.notes,
+        outcome.findings(check=True),
+        [f.display for f in outcome.run_files],
+        diffs=diagrams.diffs + outputs.diffs,
+        notes=outcome.notes,
         summary=summary,
-        internal_error=lint_run.internal_error or diagrams.internal_error,
+        internal_error=outcome.internal_error,
     )

@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.finish import finish, plural
-from generator.cli.commands.lint import lint_specs
-from generator.config import load_config_for
+from generator.cli.commands.lint import workspace_for
 
 if TYPE_CHECKING:
     from generator.output.plan import Plan
@@ -113,34 +112,25 @@ def _summary(outcome: GenerateOutcome) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from generator.lint.cache import RenderCache
-    from generator.output.tree import generate  # lazy: keeps `statedoc lint` startup light
+    from generator import pipeline
 
-    lint_run, files = lint_specs(args, keep_documents=True)
-    paths = list(getattr(args, "paths", []) or [])
-    config = load_config_for(paths)  # the files' project, as lint found it
+    workspace = workspace_for(args)
+    lint_run = pipeline.lint(workspace)
     blocked = {r.path for r in lint_run.results if not lint_run.clean(r.path)}
-    out = Path(args.out).absolute() if args.out else None
-    tests = Path(args.tests).absolute() if args.tests else None
-    cache = None if args.no_cache else RenderCache(config.root)
-    outcome = generate(
+    outcome = pipeline.generate(
+        workspace,
         lint_run,
-        files,
-        config,
-        out=out,
+        out=Path(args.out).absolute() if args.out else None,
         check=args.check,
-        prune=not paths,
-        cache=cache,
-        tests=tests,
+        tests=Path(args.tests).absolute() if args.tests else None,
         targets=args.targets,
     )
-    notes = [n for plan in outcome.plans for n in plan.notes]
     return finish(
         args,
         [f for f in lint_run.findings if f.path in blocked] + outcome.findings(),
-        [f.display for f in files],
+        workspace.displays,
         diffs=outcome.diffs if args.check else (),
-        notes=notes,
+        notes=[n for plan in outcome.plans for n in plan.notes],
         summary=_summary(outcome),
         internal_error=lint_run.internal_error,
     )

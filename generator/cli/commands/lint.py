@@ -7,14 +7,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.cli.commands import codes
 from generator.cli.commands.output import emit
-from generator.config import ConfigError, load_config_for
+from generator.config import ConfigError
 from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.findings import Finding
-from generator.lint.files import LintRun, default_jobs, lint_files, settings_for
-from generator.lint.selection import validate_codes
-from generator.load.discover import SpecFile, discover
+from generator.lint.files import LintRun
+from generator.load.discover import SpecFile
+from generator.workspace import Workspace, options_from
 
 if TYPE_CHECKING:
     from generator.lint.progress import Progress
@@ -64,54 +63,35 @@ def lint_paths(
     return run, [spec.display for spec in specs]
 
 
+def workspace_for(args: argparse.Namespace) -> Workspace:
+    """The workspace of the command's PATHs and selection (config of the files' project)."""
+    return Workspace.open(
+        options_from(
+            getattr(args, "paths", []) or [],
+            args.select,
+            args.ignore,
+            getattr(args, "jobs", 0),
+            getattr(args, "no_cache", False),
+            getattr(args, "against", None),
+        )
+    )
+
+
 def lint_specs(
     args: argparse.Namespace, *, keep_documents: bool = True, progress_bar: bool = False
 ) -> tuple[LintRun, list[SpecFile]]:
     """:func:`lint_paths`, returning the discovered :class:`SpecFile` s (with a progress bar
     on stderr where :func:`generator.lint.progress.wanted` allows)."""
-    paths = list(getattr(args, "paths", []) or [])
-    config = load_config_for(paths)  # from the files' project, as ruff does
-    select, ignore = codes(args.select), codes(args.ignore)
-    validate_codes(select, "--select")
-    validate_codes(ignore, "--ignore")
-    files = discover(paths, config)
-    if not files:
-        if paths and all(Path(p).is_file() for p in paths):
-            # Files named on the command line (pre-commit passes them) that `exclude` skips:
-            # nothing to do, which is not an error.
-            return LintRun([], []), []
-        where = ", ".join(str(p) for p in (paths or config.specs))
-        raise ConfigError(f"no spec documents (*.md) found in {where}")
-    settings = settings_for(config, select, ignore)
-    jobs = args.jobs if getattr(args, "jobs", 0) > 0 else default_jobs()
-    # A cache lives next to a project's config, never in a folder that has none.
-    use_cache = (
-        not getattr(args, "no_cache", False) and not keep_documents and config.source is not None
-    )
-    cache = None
-    if use_cache:
-        from generator.lint.cache import Cache
+    from generator import pipeline
 
-        cache = Cache(config.root, max_file_size=config.max_file_size)
-    bar = _progress(args, len(files)) if progress_bar else None
+    workspace = workspace_for(args)
+    bar = _progress(args, len(workspace.files)) if progress_bar and workspace.files else None
     try:
-        run = lint_files(
-            files, settings, jobs=jobs, cache=cache, keep_documents=keep_documents, progress=bar
-        )
+        run = pipeline.lint(workspace, keep_documents=keep_documents, progress=bar)
     finally:
         if bar is not None:
             bar.close()
-    against = getattr(args, "against", None)
-    if against:
-        from generator.diffing.revision import revision_findings
-
-        extra = [
-            f
-            for f in revision_findings(files, against, config)
-            if settings.selection.enabled(f.code)
-        ]
-        run.findings = sorted(run.findings + extra, key=lambda f: f.sort_key())
-    return run, files
+    return run, workspace.files
 
 
 def exit_code(run: LintRun) -> int:

@@ -10,7 +10,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.cli.commands import codes
 from generator.config import ConfigError, load_config
 from generator.lint.files import lint_data, settings_for
 from generator.lint.fix import plan_fix
@@ -18,6 +17,7 @@ from generator.lint.selection import validate_codes
 from generator.load.discover import SpecFile, excluded
 from generator.output.files import unified_diff
 from generator.report import Run, render
+from generator.workspace import codes
 
 
 def _spec(name: str | None, root: Path) -> SpecFile:
