@@ -17,6 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.errors import ConfigError
+from generator.model.names import SQL_NAME, SQL_NAME_BYTES
+
+__all__ = [
+    "DEFAULT_MAX_FILE_SIZE",
+    "KNOWN_KEYS",
+    "SQL_NAME",
+    "SQL_NAME_BYTES",
+    "Config",
+    "ConfigError",
+    "SqlBinding",
+    "SqlSettings",
+    "find_pyproject",
+    "load_config",
+    "load_config_for",
+]
+
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
 KNOWN_KEYS = {
     "specs",
@@ -29,14 +46,6 @@ KNOWN_KEYS = {
     "sql",
     "targets",
 }
-#: PostgreSQL's identifier limit in bytes; names the SQL target derives are kept within it.
-SQL_NAME_BYTES = 63
-#: A binding's table/column/schema: the name as PostgreSQL stores an unquoted identifier.
-SQL_NAME = r"[a-z_][a-z0-9_$]*"
-
-
-class ConfigError(Exception):
-    """The configuration or a command-line selection is wrong (exit 2)."""
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import fnmatch
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from generator.config import ConfigError
+from generator.errors import ConfigError
 
 
 def known_codes() -> list[str]:

@@ -11,6 +11,11 @@ import keyword
 import re
 import unicodedata
 
+#: PostgreSQL's identifier limit in bytes; names the SQL target derives are kept within it.
+SQL_NAME_BYTES = 63
+#: A binding's table/column/schema: the name as PostgreSQL stores an unquoted identifier.
+SQL_NAME = r"[a-z_][a-z0-9_$]*"
+
 _SEPARATORS = re.compile(r"_+")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from generator.cli.commands.diagram import add_force
 from generator.cli.commands.finish import finish, plural
-from generator.cli.commands.lint import workspace_for
+from generator.cli.commands.lintrun import workspace_for
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:

@@ -32,7 +32,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from generator.cli.commands.lint import lint_specs
+    from generator.cli.commands.lintrun import lint_specs
     from generator.config import load_config
     from generator.targets import source_path
     from generator.targets.sql.findings import finding_at

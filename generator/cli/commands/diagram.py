@@ -56,7 +56,7 @@ def summary(outcome: DiagramOutcome, total: int, *, write: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from generator import pipeline
-    from generator.cli.commands.lint import workspace_for
+    from generator.cli.commands.lintrun import workspace_for
 
     workspace = workspace_for(args)
     lint_run = pipeline.lint(workspace)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.finish import finish, plural
-from generator.cli.commands.lint import workspace_for
+from generator.cli.commands.lintrun import workspace_for
 
 if TYPE_CHECKING:
     from generator.output.plan import Plan

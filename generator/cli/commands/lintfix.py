@@ -51,7 +51,7 @@ def _count(fixes: list[Fix]) -> str:
 
 
 def run_fix(args: argparse.Namespace, lint_run: LintRun, files: list[SpecFile]) -> int:
-    from generator.cli.commands.lint import exit_code, lint_specs, report
+    from generator.cli.commands.lintrun import exit_code, lint_specs, report
 
     planned = plan_all(lint_run, files)
     fixes = [fix for _, fix in planned]
