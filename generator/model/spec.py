@@ -7,7 +7,7 @@ front matter, so a rule can point at it without knowing anything about YAML.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
@@ -36,6 +36,13 @@ class Transition:
     @property
     def pair(self) -> tuple[str, str]:
         return (self.from_state, self.to_state)
+
+
+#: The fields of a transition besides its pair and its place in the file, in declaration
+#: order; written once here, read by the renderer, the property tests and their checks.
+TRANSITION_TEXT_FIELDS: tuple[str, ...] = tuple(
+    f.name for f in fields(Transition) if f.name not in ("from_state", "to_state", "path")
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.model.names import member_name
-from generator.model.spec import Spec
+from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec, Transition
 
 #: The outcome of attempting a pair: declared, listed invalid, or neither.
 OK, FORBIDDEN, UNDECLARED = "ok", "forbidden", "undeclared"
@@ -33,22 +33,23 @@ class SpecError(ValueError):
     """A spec document that cannot serve as the model (lint errors, or no such file)."""
 
 
-@dataclass(frozen=True)
-class ExpectedTransition:
-    """A declared transition as the spec writes it (state names as plain text)."""
+#: A declared transition as the spec writes it (state names as plain text): the model's own
+#: record, so its fields are written once; ``path`` is empty when read from a module.
+ExpectedTransition = Transition
 
-    from_state: str
-    to_state: str
-    trigger: str
-    guard: str | None
-    side_effects: tuple[str, ...]
-    who: str | None
-    provenance: str | None
-    source: str | None
 
-    @property
-    def pair(self) -> tuple[str, str]:
-        return (self.from_state, self.to_state)
+def _transition(record: Any) -> Transition:
+    """A generated module's ``Transition`` as plain text, field by field."""
+    text: dict[str, Any] = {}
+    for name in TRANSITION_TEXT_FIELDS:
+        value = getattr(record, name)
+        text[name] = tuple(value) if isinstance(value, list) else value
+    return Transition(
+        from_state=str(record.from_state.value),
+        to_state=str(record.to_state.value),
+        path=(),
+        **text,
+    )
 
 
 @dataclass(frozen=True)
@@ -89,19 +90,7 @@ class Expected:
             origin = f"spec {path.as_posix()}"
         else:
             origin = f"spec {spec.id}"
-        transitions = {
-            t.pair: ExpectedTransition(
-                t.from_state,
-                t.to_state,
-                t.trigger,
-                t.guard,
-                tuple(t.side_effects),
-                t.who,
-                t.provenance,
-                t.source,
-            )
-            for t in spec.transitions
-        }
+        transitions = {t.pair: t for t in spec.transitions}
         return cls(
             origin=origin,
             states=spec.state_names,
@@ -123,17 +112,7 @@ class Expected:
         m: Any = module
         states = tuple(str(s.value) for s in m.State)
         transitions = {
-            (str(a.value), str(b.value)): ExpectedTransition(
-                str(t.from_state.value),
-                str(t.to_state.value),
-                t.trigger,
-                t.guard,
-                tuple(t.side_effects),
-                t.who,
-                t.provenance,
-                t.source,
-            )
-            for (a, b), t in m.TRANSITIONS.items()
+            (str(a.value), str(b.value)): _transition(t) for (a, b), t in m.TRANSITIONS.items()
         }
         leaving = {a for a, b in transitions if a != b}
         return cls(

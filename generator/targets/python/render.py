@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.model.names import member_name, pascal_name
-from generator.model.spec import Spec
+from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec
 from generator.targets.python.literals import comment_text
 from generator.templating import GENERATED, RenderError, environment, header_line
 
@@ -170,18 +170,6 @@ class _StateView:
 
 
 @dataclass(frozen=True)
-class _TransitionView:
-    from_member: str
-    to_member: str
-    trigger: str
-    guard: str | None
-    side_effects: tuple[str, ...]
-    who: str | None
-    provenance: str | None
-    source: str | None
-
-
-@dataclass(frozen=True)
 class _InvalidView:
     from_member: str
     to_member: str
@@ -273,16 +261,11 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
         "enum_class": enum_class,
         "states": states,
         "transitions": [
-            _TransitionView(
-                members[t.from_state],
-                members[t.to_state],
-                t.trigger,
-                t.guard,
-                tuple(t.side_effects),
-                t.who,
-                t.provenance,
-                t.source,
-            )
+            {
+                "from_member": members[t.from_state],
+                "to_member": members[t.to_state],
+                **{name: getattr(t, name) for name in TRANSITION_TEXT_FIELDS},
+            }
             for t in spec.transitions
         ],
         "invalid": [
