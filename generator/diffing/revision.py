@@ -19,7 +19,7 @@ from generator.lint.suppression import Suppressions
 from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
 from generator.model.document import Document
-from generator.rules import REGISTRY, all_rules
+from generator.rules import finding
 
 _SHOWN = 3  # changes named in a message before "and N more"
 
@@ -55,9 +55,9 @@ def revision_findings(files: list[SpecFile], against: str, config: Config) -> li
         if before is None or after is None:
             continue
         document, relative, suppressions = documents[after.path]
-        finding = _check(before, after, document, against)
-        if finding is not None and _reported(finding, relative, suppressions, config):
-            found.append(finding)
+        hit = _check(before, after, document, against)
+        if hit is not None and _reported(hit, relative, suppressions, config):
+            found.append(hit)
     return found
 
 
@@ -70,8 +70,8 @@ def _check(before: Version, after: Version, document: Document, against: str) ->
     if not changes:
         return None
     span = document.span(("revision",))
-    line, column = document.source.position(span.start)
-    end_line, end_column = document.source.position(max(span.end, span.start + 1))
+    start = document.source.position(span.start)
+    end = document.source.position(max(span.end, span.start + 1))
     named = "; ".join(c.message for c in changes[:_SHOWN])
     if len(changes) > _SHOWN:
         named += f"; and {len(changes) - _SHOWN} more"
@@ -84,11 +84,7 @@ def _check(before: Version, after: Version, document: Document, against: str) ->
         f"the lifecycle changed since {against}{moved} but {stated}: {named}; "
         f"set revision to {old.revision + 1} or more"
     )
-    all_rules()
-    rule = REGISTRY["SD207"]
-    return Finding(
-        after.path, line, column, end_line, end_column, rule.code, rule.name, rule.severity, message
-    )
+    return finding("SD207", after.path, (*start, *end), message)
 
 
 def _reported(

@@ -19,7 +19,7 @@ from generator.load import strict_yaml as yamlload
 from generator.load.source import DecodeError, SourceText, Span, decode
 from generator.load.textchecks import bidi_controls, foreign_encoding
 from generator.model.document import Document
-from generator.rules import REGISTRY, Hit, all_rules, document_checks
+from generator.rules import REGISTRY, Hit, all_rules, document_checks, finding
 
 if TYPE_CHECKING:
     from traceback import FrameSummary
@@ -61,43 +61,23 @@ class _Reporter:
         message: str,
         related: Iterable[tuple[Span, str]] = (),
     ) -> None:
-        rule = REGISTRY[code]
-        line, column, end_line, end_column = self.range(span)
         self.findings.append(
-            Finding(
-                self.path,
-                line,
-                column,
-                end_line,
-                end_column,
+            finding(
                 code,
-                rule.name,
-                rule.severity,
+                self.path,
+                self.range(span),
                 message,
                 tuple(Related(*self.range(s)[:2], m) for s, m in related),
             )
         )
 
     def at(self, code: str, line: int, column: int, message: str) -> None:
-        rule = REGISTRY[code]
-        end_line, end_column = line, column + 1
+        at = (line, column, line, column + 1)
         if self.source is not None:
-            line, column, end_line, end_column = self.range(
+            at = self.range(
                 Span(self.source.offset(line, column), self.source.offset(line, column) + 1)
             )
-        self.findings.append(
-            Finding(
-                self.path,
-                line,
-                column,
-                end_line,
-                end_column,
-                code,
-                rule.name,
-                rule.severity,
-                message,
-            )
-        )
+        self.findings.append(finding(code, self.path, at, message))
 
     def range(self, span: Span) -> tuple[int, int, int, int]:
         if self.source is None:
