@@ -1,4 +1,5 @@
-"""Which codes are reported: ``select``/``ignore`` with prefixes, per-file and inline ignores."""
+"""Which codes are reported: ``select``/``ignore`` with prefixes and per-file ignores (inline
+ignores in real comments: :mod:`generator.lint.suppression`)."""
 
 from __future__ import annotations
 

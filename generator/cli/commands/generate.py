@@ -1,4 +1,4 @@
-"""``statedoc generate [PATH...] [--out DIR] [--check]``.
+"""``statedoc generate [PATH...] [--out DIR] [--target NAME]... [--tests DIR] [--check]``.
 
 Lint first; the findings of documents with errors are printed (in ``--format``) and those
 documents are skipped, the others are generated. Refusals (SD404-SD409) and, with
