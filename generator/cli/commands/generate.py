@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.finish import finish, plural
 from generator.cli.commands.lintrun import workspace_for
+from generator.targets import DEFAULT_TARGETS, REGISTRY
 
 if TYPE_CHECKING:
     from generator.output.plan import Plan
@@ -30,9 +31,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser(
         "generate",
         parents=[common],
-        help="write Python modules and .mmd diagrams",
+        help="write what the targets generate (Python modules, .mmd diagrams, SQL...)",
         description=(
-            "Lint, then write one Python module and one .mmd diagram per clean document. "
+            "Lint, then write what the targets generate for each clean document (default: "
+            "a Python module and a .mmd diagram). "
             "Documents with lint errors are skipped (exit 1). Stale files (statedoc's header, "
             "no document produces them) are deleted only when no PATH is given; files "
             "without statedoc's header are never touched."
@@ -52,8 +54,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         action="append",
         dest="targets",
         metavar="NAME",
-        help="what to generate: python, mermaid, sql, tests (repeatable; default: "
-        "[tool.statedoc] targets, else python and mermaid)",
+        help=f"what to generate: {', '.join(REGISTRY)} (repeatable; default: "
+        f"[tool.statedoc] targets, else {' and '.join(DEFAULT_TARGETS)})",
     )
     parser.add_argument(
         "--tests",
