@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from test_fuzz_campaign import campaign_failures, failure_class, inputs  # noqa: E402
 
-from generator.lint import lint_bytes  # noqa: E402
+from generator.lint.document import lint_bytes  # noqa: E402
 
 SEED = (ROOT / "specs/platform/queries/workspace-export-delivery.md").read_bytes()
 

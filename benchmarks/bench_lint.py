@@ -29,12 +29,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import yaml  # noqa: E402
 from corpus import write_corpus  # noqa: E402
 
-from generator.cache import Cache  # noqa: E402
 from generator.config import Config  # noqa: E402
-from generator.discover import discover  # noqa: E402
-from generator.frontmatter import split  # noqa: E402
-from generator.linter import lint_files, settings_for  # noqa: E402
-from generator.source import decode  # noqa: E402
+from generator.lint.cache import Cache  # noqa: E402
+from generator.lint.files import lint_files, settings_for  # noqa: E402
+from generator.load.discover import discover  # noqa: E402
+from generator.load.frontmatter import split  # noqa: E402
+from generator.load.source import decode  # noqa: E402
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:

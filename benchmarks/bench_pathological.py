@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from docs import DOOR, document  # noqa: E402
 from pathological import BODIES, plain  # noqa: E402
 
-from generator.lint import lint_bytes  # noqa: E402
+from generator.lint.document import lint_bytes  # noqa: E402
 
 
 def cost(body: str, repeat: int) -> tuple[float, list[str]]:

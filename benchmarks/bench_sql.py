@@ -46,7 +46,7 @@ CREATE TRIGGER noop BEFORE INSERT OR UPDATE OF status ON t FOR EACH ROW
 
 def sql_for(lookup: str) -> str:
     from generator.config import SqlBinding, SqlSettings, load_config
-    from generator.lint import lint_bytes
+    from generator.lint.document import lint_bytes
     from generator.targets.sql import SqlTarget
 
     result = lint_bytes(SPEC.read_bytes(), SPEC.relative_to(ROOT).as_posix())

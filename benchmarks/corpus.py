@@ -32,7 +32,7 @@ def _renumber(text: str, index: int) -> str:
 
 def large_document(index: int, states: int = 120) -> str:
     """A machine with ``states`` states: a chain, back edges and invalid pairs."""
-    from generator.mermaid.render import render_state_diagram
+    from generator.diagram.writer import render_state_diagram
 
     names = [f"step-{n:03d}" for n in range(states)]
     pairs = [(names[n], names[n + 1]) for n in range(states - 1)]

@@ -1,5 +1,5 @@
 """``python -m generator`` is the ``statedoc`` console script."""
 
-from generator.cli import main
+from generator.cli.main import main
 
 raise SystemExit(main())

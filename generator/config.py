@@ -17,6 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.errors import ConfigError
+from generator.model.names import SQL_NAME, SQL_NAME_BYTES
+
+__all__ = [
+    "DEFAULT_MAX_FILE_SIZE",
+    "KNOWN_KEYS",
+    "SQL_NAME",
+    "SQL_NAME_BYTES",
+    "Config",
+    "ConfigError",
+    "SqlBinding",
+    "SqlSettings",
+    "find_pyproject",
+    "load_config",
+    "load_config_for",
+]
+
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
 KNOWN_KEYS = {
     "specs",
@@ -27,15 +44,8 @@ KNOWN_KEYS = {
     "exclude",
     "max-file-size",
     "sql",
+    "targets",
 }
-#: PostgreSQL's identifier limit in bytes; names the SQL target derives are kept within it.
-SQL_NAME_BYTES = 63
-#: A binding's table/column/schema: the name as PostgreSQL stores an unquoted identifier.
-SQL_NAME = r"[a-z_][a-z0-9_$]*"
-
-
-class ConfigError(Exception):
-    """The configuration or a command-line selection is wrong (exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,8 @@ class Config:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     source: Path | None = None  # the pyproject.toml it came from
     sql: SqlSettings = field(default_factory=SqlSettings)
+    #: What ``generate``/``build``/``check`` write (``--target`` overrides it).
+    targets: tuple[str, ...] = ("python", "mermaid")
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -175,6 +187,22 @@ def _sql(table: object, where: str) -> SqlSettings:
     )
 
 
+def _targets(table: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    """``targets = [...]``: registered target names, at least one."""
+    from generator.targets import DEFAULT_TARGETS, REGISTRY, unknown_targets
+
+    if "targets" not in table:
+        return DEFAULT_TARGETS
+    names = _strings(table, "targets", where)
+    unknown = unknown_targets(names)
+    if unknown or not names:
+        raise ConfigError(
+            f"{where}: targets must list known targets ({', '.join(sorted(REGISTRY))}), "
+            f"not {', '.join(map(repr, unknown)) or 'nothing'}"
+        )
+    return tuple(dict.fromkeys(names))
+
+
 def load_config(start: Path | None = None) -> Config:
     """Read the config that applies to ``start`` (default: the working directory)."""
     start = (start or Path.cwd()).resolve()
@@ -213,8 +241,9 @@ def load_config(start: Path | None = None) -> Config:
         max_file_size=size,
         source=pyproject,
         sql=_sql(table.get("sql", {}), f"{where[:-1]}.sql]"),
+        targets=_targets(table, where),
     )
-    from generator.selection import validate_codes
+    from generator.lint.selection import validate_codes
 
     for key, codes in (("select", config.select), ("ignore", config.ignore)):
         validate_codes(codes, f"{where}: {key}")

@@ -1,7 +1,7 @@
 """Bodies that made the Markdown scanner or the Mermaid reader super-linear (issue 18 item 4).
 
 Each maker returns a document body of about ``size`` characters; shared by
-``tests/test_diagram_pathological.py`` (does it finish, with the right finding) and
+``tests/diagram/test_diagram_pathological.py`` (does it finish, with the right finding) and
 ``benchmarks/bench_pathological.py`` (its cost relative to plain text of the same size).
 """
 

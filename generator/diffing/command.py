@@ -1,4 +1,4 @@
-"""The ``statedoc diff`` command's work (the parser lives in :mod:`generator.commands.diff`)."""
+"""The ``statedoc diff`` command's work (the parser lives in :mod:`generator.cli.commands.diff`)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.config import Config, ConfigError, load_config
 from generator.diffing import gitref
 from generator.diffing.report import DiffReport, render, summary
 from generator.diffing.semantic import SpecDiff, Version, compare_sets, compare_versions
-from generator.discover import SpecFile, discover
+from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.load.discover import SpecFile, discover
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
         )
     text = render(args.diff_format, report)
     if args.output:  # never over one of the documents compared (or any other)
-        from generator.commands.output import write_report
+        from generator.cli.commands.output import write_report
 
         write_report(Path(args.output), text, fmt=None, inputs=paths)
     else:

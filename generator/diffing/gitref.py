@@ -17,10 +17,10 @@ from pathlib import Path, PurePosixPath
 
 from generator.config import Config, ConfigError
 from generator.diffing.semantic import MODEL_KEYS, Version
-from generator.discover import SKIP_DIRS, SpecFile, excluded
 from generator.findings import Severity
-from generator.lint import FileResult, lint_bytes
-from generator.source import read_bounded
+from generator.lint.document import FileResult, lint_bytes
+from generator.load.discover import SKIP_DIRS, SpecFile, excluded
+from generator.load.source import read_bounded
 
 _GIT = ("git", "-c", "core.quotepath=off", "--literal-pathspecs", "--no-pager")
 
@@ -95,7 +95,7 @@ class Blob:
 def list_specs(top: Path, commit: str, roots: Iterable[str]) -> list[Blob]:
     """``*.md`` blobs at ``commit`` under each root (a folder or a file, top-relative).
 
-    Folders are filtered as :func:`generator.discover.discover` walks them: no hidden or
+    Folders are filtered as :func:`generator.load.discover.discover` walks them: no hidden or
     tool folders, no symlinks or submodules.
     """
     roots = sorted(set(roots))

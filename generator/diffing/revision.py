@@ -12,13 +12,14 @@ from pathlib import Path
 from generator.config import Config
 from generator.diffing import gitref
 from generator.diffing.semantic import Version, diff_specs, match_by_id
-from generator.discover import SpecFile
-from generator.document import Document
 from generator.findings import Finding
-from generator.lint import lint_bytes
-from generator.rules import REGISTRY, all_rules
-from generator.selection import Selection, inline_ignored
-from generator.source import read_bounded
+from generator.lint.document import lint_bytes
+from generator.lint.selection import Selection
+from generator.lint.suppression import Suppressions
+from generator.load.discover import SpecFile
+from generator.load.source import read_bounded
+from generator.model.document import Document
+from generator.rules import finding
 
 _SHOWN = 3  # changes named in a message before "and N more"
 
@@ -29,7 +30,7 @@ def revision_findings(files: list[SpecFile], against: str, config: Config) -> li
     applies ``--select``/``--ignore``."""
     top = gitref.toplevel(Path.cwd())
     commit = gitref.resolve(top, against)
-    documents: dict[str, tuple[Document, str]] = {}
+    documents: dict[str, tuple[Document, str, Suppressions | None]] = {}
     new: list[Version] = []
     for file in files:
         try:  # bounded, regular files only, as lint reads them
@@ -41,7 +42,7 @@ def revision_findings(files: list[SpecFile], against: str, config: Config) -> li
         result = lint_bytes(data, file.display, max_file_size=config.max_file_size)
         if result.document is None:
             continue  # lint reports why; there is no revision to check
-        documents[file.display] = (result.document, file.relative)
+        documents[file.display] = (result.document, file.relative, result.suppressions)
         new.append(gitref.from_result(result, key=gitref.repo_relative(file.path, top)))
     if not new:
         return []
@@ -53,10 +54,10 @@ def revision_findings(files: list[SpecFile], against: str, config: Config) -> li
     for before, after in match_by_id(old, new):
         if before is None or after is None:
             continue
-        document, relative = documents[after.path]
-        finding = _check(before, after, document, against)
-        if finding is not None and _reported(finding, document, relative, config):
-            found.append(finding)
+        document, relative, suppressions = documents[after.path]
+        hit = _check(before, after, document, against)
+        if hit is not None and _reported(hit, relative, suppressions, config):
+            found.append(hit)
     return found
 
 
@@ -69,8 +70,8 @@ def _check(before: Version, after: Version, document: Document, against: str) ->
     if not changes:
         return None
     span = document.span(("revision",))
-    line, column = document.source.position(span.start)
-    end_line, end_column = document.source.position(max(span.end, span.start + 1))
+    start = document.source.position(span.start)
+    end = document.source.position(max(span.end, span.start + 1))
     named = "; ".join(c.message for c in changes[:_SHOWN])
     if len(changes) > _SHOWN:
         named += f"; and {len(changes) - _SHOWN} more"
@@ -83,15 +84,15 @@ def _check(before: Version, after: Version, document: Document, against: str) ->
         f"the lifecycle changed since {against}{moved} but {stated}: {named}; "
         f"set revision to {old.revision + 1} or more"
     )
-    all_rules()
-    rule = REGISTRY["SD207"]
-    return Finding(
-        after.path, line, column, end_line, end_column, rule.code, rule.name, rule.severity, message
-    )
+    return finding("SD207", after.path, (*start, *end), message)
 
 
-def _reported(finding: Finding, document: Document, relative: str, config: Config) -> bool:
-    """Not silenced by ``per-file-ignores`` or a ``# statedoc: ignore[SD207]`` on its line."""
+def _reported(
+    finding: Finding, relative: str, suppressions: Suppressions | None, config: Config
+) -> bool:
+    """Not silenced by ``per-file-ignores`` or by ``# statedoc: ignore[SD207]`` in a real
+    comment on its line (the same detection as every other rule: text inside a quoted
+    scalar that merely looks like the directive silences nothing)."""
     if not Selection(per_file=dict(config.per_file_ignores)).enabled(finding.code, relative):
         return False
-    return not inline_ignored(document.source.line_text(finding.line), finding.code)
+    return suppressions is None or not suppressions.ignores(finding.line, finding.code)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
 
-from generator.model import Spec, Transition
+from generator.model.spec import Spec, Transition
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")

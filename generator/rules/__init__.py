@@ -1,6 +1,6 @@
 """The rule catalogue: every code statedoc reports, and the checks that implement them.
 
-A check is a small function over a :class:`~generator.document.Document` that yields
+A check is a small function over a :class:`~generator.model.document.Document` that yields
 :class:`Hit` s; :func:`rule` registers it with its stable code, name, default severity and the
 explanation ``statedoc explain`` prints. Loader codes (SD0xx) have no check function: the load
 stage reports them, but they are registered here so the catalogue is complete in one place.
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from generator.document import Document
-from generator.findings import Severity
-from generator.source import Span
-from generator.yamlload import Path
+from generator.findings import Finding, Related, Severity
+from generator.load.source import Span
+from generator.load.strict_yaml import Path
+from generator.model.document import Document
 
 Check = Callable[[Document], Iterable["Hit"]]
 
@@ -91,3 +91,30 @@ def document_checks() -> Iterator[Rule]:
     for item in all_rules():
         if item.check is not None:
             yield item
+
+
+def finding(
+    code: str,
+    path: str,
+    at: tuple[int, int, int, int],
+    message: str,
+    related: tuple[Related, ...] = (),
+) -> Finding:
+    """A finding of rule ``code`` at ``(line, column, end_line, end_column)``, with the rule's
+    name and severity: the one way every stage builds one."""
+    if code not in REGISTRY:
+        all_rules()
+    found = REGISTRY[code]
+    line, column, end_line, end_column = at
+    return Finding(
+        path,
+        line,
+        column,
+        end_line,
+        end_column,
+        code,
+        found.name,
+        found.severity,
+        message,
+        related,
+    )

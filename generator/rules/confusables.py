@@ -11,12 +11,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 
-from generator.document import Document
 from generator.findings import Severity
-from generator.names import member_name
+from generator.load.source import Span
+from generator.model.document import Document
+from generator.model.names import member_name
 from generator.rules import Hit, rule
 from generator.rules.examples import DOOR
-from generator.source import Span
 
 _PAIRS = (
     # Cyrillic lower case

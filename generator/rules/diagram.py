@@ -12,14 +12,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import cached_property
 
-from generator.document import Document
+from generator.diagram.model import START_END, Diagram
+from generator.diagram.parse import parse_state_diagram
+from generator.diagram.writer import display_name
 from generator.findings import Severity
-from generator.mermaid.model import START_END, Diagram
-from generator.mermaid.parse import parse_state_diagram
-from generator.mermaid.render import display_name
+from generator.load.source import Span
+from generator.model.document import Document
 from generator.rules import Hit, rule
 from generator.rules.examples import BODY, DOOR, HEADER
-from generator.source import Span
 
 _FENCE = "```"
 _DIAGRAM = (

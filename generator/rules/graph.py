@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from generator.document import Document
 from generator.findings import Severity
-from generator.names import member_name
+from generator.load.source import Span
+from generator.model.document import Document
+from generator.model.names import member_name
 from generator.rules import Hit, rule
 from generator.rules.examples import DOOR
 from generator.rules.suggest import did_you_mean
-from generator.source import Span
 
 _DOOR_INVALID = DOOR + "invalid:\n  - {from: open, to: open, why: an open door cannot open}\n"
 

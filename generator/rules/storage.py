@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from generator.config import SQL_NAME, SQL_NAME_BYTES
-from generator.document import Document
 from generator.findings import Severity
+from generator.model.document import Document
+from generator.model.names import SQL_NAME, SQL_NAME_BYTES
 from generator.rules import Hit, Rule, register, rule
 from generator.rules.examples import BODY, DOOR, HEADER
 

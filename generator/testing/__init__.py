@@ -9,7 +9,8 @@ For any generated module ``m`` (and, best, the spec document it came from):
   ``Machine`` at random with random guards and checks every attempt and invariant;
 - :func:`statedoc_tests` (alias :func:`make_tests`) packs both into a pytest class in one
   line, and :func:`render_test_module` writes such a test module (``generate --tests``);
-- :mod:`generator.testing.strategies` generates valid and broken spec documents.
+- :mod:`generator.testing.documents` generates valid spec documents (written by
+  :mod:`generator.testing.yaml_writer`), :mod:`generator.testing.breakers` broken ones.
 
 Usage in a downstream project::
 
@@ -33,14 +34,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from generator.testing.exhaustive import (
-        Expected,
-        ExpectedTransition,
-        SpecError,
-        check_against,
-        check_module,
-        load_spec,
-    )
+    from generator.testing.checks import check_against, check_module
+    from generator.testing.expected import Expected, ExpectedTransition, SpecError, load_spec
     from generator.testing.machine import state_machine_for
     from generator.testing.pytest_plugin import (
         find_generated_modules,
@@ -51,12 +46,12 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
-    "Expected": "exhaustive",
-    "ExpectedTransition": "exhaustive",
-    "SpecError": "exhaustive",
-    "check_against": "exhaustive",
-    "check_module": "exhaustive",
-    "load_spec": "exhaustive",
+    "Expected": "expected",
+    "ExpectedTransition": "expected",
+    "SpecError": "expected",
+    "check_against": "checks",
+    "check_module": "checks",
+    "load_spec": "expected",
     "state_machine_for": "machine",
     "find_generated_modules": "pytest_plugin",
     "import_generated": "pytest_plugin",

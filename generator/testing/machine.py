@@ -6,7 +6,7 @@ whatever the context says, or raises; the model records which), and a listener t
 every performed step. Rules then attempt, in any order: a declared transition, a listed invalid
 pair (from the current state and from anywhere), an undeclared pair, a name that is no state,
 any state at all, and resuming a machine in any declared state. Each attempt is checked
-against the model (:class:`~generator.testing.exhaustive.Expected`) built from the *spec*:
+against the model (:class:`~generator.testing.expected.Expected`) built from the *spec*:
 
 - a listed invalid pair raises ``ForbiddenTransition`` with the spec's ``why`` and the pair;
 - an undeclared pair raises ``UndeclaredTransition``, a non-state name ``ValueError``;
@@ -38,18 +38,14 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from generator.testing.exhaustive import (
-    FORBIDDEN,
-    OK,
-    UNDECLARED,
-    Expected,
+from generator.testing.checks import (
     Failures,
     GuardBoomError,
-    SpecLike,
     check_error,
     check_transition_record,
     describe,
 )
+from generator.testing.expected import FORBIDDEN, OK, UNDECLARED, Expected, SpecLike
 
 #: What a random guard does: always yes, always no, the context's ``ok``, or raise.
 GUARD_KINDS = ("yes", "no", "context", "raise")
@@ -82,7 +78,7 @@ def state_machine_for(
 ) -> type[RuleBasedStateMachine]:
     """A ``RuleBasedStateMachine`` class testing ``module`` against ``spec``.
 
-    ``spec`` is the spec document's path (or its parsed :class:`~generator.model.Spec`); a
+    ``spec`` is the spec document's path (or its parsed :class:`~generator.model.spec.Spec`); a
     relative path is also tried from the project root above the module's file. Give it
     whenever you can: the expected behaviour then comes from the spec, so a module whose
     tables and behaviour are wrong together still fails. Without it (``spec=None``) the

@@ -11,14 +11,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from test_generate_support import ROOT, hostile_project, load_module, spec_text
-
 from generator.config import Config, SqlBinding, SqlSettings, load_config
-from generator.document import Document
-from generator.lint import lint_bytes
-from generator.names import snake_name
-from generator.render import document_sha256, render_module
+from generator.lint.document import lint_bytes
+from generator.model.document import Document
+from generator.model.names import snake_name
+from generator.targets.python import document_sha256, render_module
 from generator.targets.sql import SqlTarget
+from targets.test_generate_support import ROOT, hostile_project, load_module, spec_text
 
 #: State names and whys that try every way out of a literal or a dollar quote.
 SQL_HOSTILE_STATES = [

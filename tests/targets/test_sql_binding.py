@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 import yaml
-from docs import DOOR, HEADER
 from hypothesis import given
 from hypothesis import strategies as st
-from test_generate_support import make_project, run_cli, spec_text
+from sample_documents import DOOR, HEADER
 
-from generator import schema
 from generator.config import ConfigError, load_config
-from generator.lint import lint_bytes
+from generator.lint.document import lint_bytes
+from generator.load import schema
 from generator.targets import REGISTRY, get_target
 from generator.targets.sql.findings import target_findings
 from generator.targets.sql.names import MAX_NAME_BYTES, fit_name, ident, sqlite_literal
+from targets.test_generate_support import make_project, run_cli, spec_text
 
 from .sql_support import bound_config, lint_document
 
@@ -184,9 +184,8 @@ def test_sd121_sd122(tmp_path: Path) -> None:
 
 
 def test_every_repository_spec_generates_both_dialects() -> None:
-    from test_generate_support import ROOT
-
     from generator.targets.sql import SqlTarget
+    from targets.test_generate_support import ROOT
 
     from .sql_support import spec_documents
 
@@ -210,7 +209,7 @@ def test_lint_path_does_not_import_the_sql_target() -> None:
     document = f"---\n{HEADER}{DOOR}storage: {{table: Doors, column: s}}\n---\n".encode()
     code = (
         "import sys\n"
-        "from generator.lint import lint_bytes\n"
+        "from generator.lint.document import lint_bytes\n"
         f"r = lint_bytes({document!r}, 'x.md')\n"
         "assert any(f.code == 'SD120' for f in r.findings), r.findings\n"
         "assert not [m for m in sys.modules if m.startswith('generator.targets')]\n"

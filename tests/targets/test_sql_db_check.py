@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_generate_support import ROOT, SEEDS, make_project, run_cli
 
 from generator.config import load_config
 from generator.targets.sql import SqlTarget
+from targets.test_generate_support import ROOT, SEEDS, make_project, run_cli
 
 from .sql_support import lint_document
 

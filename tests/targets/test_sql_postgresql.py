@@ -119,7 +119,7 @@ def test_comments_carry_spec_id_revision_and_sha(pg: Any, hostile_cases: list[Ca
 
 
 def test_idempotent_and_revision_two_over_one_in_one_transaction(pg: Any, tmp_path: Path) -> None:
-    from test_generate_support import spec_text
+    from targets.test_generate_support import spec_text
 
     from .sql_support import lint_document
 

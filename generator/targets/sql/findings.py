@@ -14,30 +14,18 @@ from generator.targets.sql.plan import Names, binding_for
 
 if TYPE_CHECKING:
     from generator.config import Config
-    from generator.document import Document
-    from generator.yamlload import Path
+    from generator.load.strict_yaml import Path
+    from generator.model.document import Document
 
 
 def finding_at(document: Document, code: str, path: Path, message: str) -> Finding:
     """A finding of rule ``code`` at the front matter node ``path`` of ``document``."""
-    from generator.rules import REGISTRY, all_rules
+    from generator.rules import finding
 
-    all_rules()
-    rule = REGISTRY[code]
     span = document.span(path)
-    line, column = document.source.position(span.start)
-    end_line, end_column = document.source.position(max(span.end, span.start + 1))
-    return Finding(
-        document.path,
-        line,
-        column,
-        end_line,
-        end_column,
-        code,
-        rule.name,
-        rule.severity,
-        message,
-    )
+    start = document.source.position(span.start)
+    end = document.source.position(max(span.end, span.start + 1))
+    return finding(code, document.path, (*start, *end), message)
 
 
 def target_findings(documents: Sequence[Document], config: Config) -> list[Finding]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.config import SqlBinding, SqlSettings
-from generator.model import Spec
-from generator.names import snake_name
+from generator.model.names import snake_name
+from generator.model.spec import Spec
 from generator.targets.sql.names import SqlError, fit_name, state_text
 
 #: SQLSTATEs of the generated checks: class ``SD`` is not used by the SQL standard or

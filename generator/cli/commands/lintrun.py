@@ -1,0 +1,96 @@
+"""Linting as the commands need it: a workspace from the arguments, the run (with a
+progress bar where one is wanted), its exit code and its report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.cli.commands.output import emit
+from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.findings import Finding
+from generator.lint.files import LintRun
+from generator.load.discover import SpecFile
+from generator.workspace import Workspace, options_from
+
+if TYPE_CHECKING:
+    from generator.lint.progress import Progress
+
+
+def lint_paths(
+    args: argparse.Namespace, *, keep_documents: bool = True
+) -> tuple[LintRun, list[str]]:
+    """Discover and lint, returning display paths (``lint`` itself; the other commands use
+    :func:`lint_specs`, which returns the :class:`SpecFile` s).
+
+    ``keep_documents`` (the default) keeps every parsed document, as generation needs, which
+    bypasses the cache and worker processes; plain ``lint`` turns it off.
+    """
+    run, specs = lint_specs(args, keep_documents=keep_documents)
+    return run, [spec.display for spec in specs]
+
+
+def workspace_for(args: argparse.Namespace) -> Workspace:
+    """The workspace of the command's PATHs and selection (config of the files' project)."""
+    return Workspace.open(
+        options_from(
+            getattr(args, "paths", []) or [],
+            args.select,
+            args.ignore,
+            getattr(args, "jobs", 0),
+            getattr(args, "no_cache", False),
+            getattr(args, "against", None),
+        )
+    )
+
+
+def lint_specs(
+    args: argparse.Namespace, *, keep_documents: bool = True, progress_bar: bool = False
+) -> tuple[LintRun, list[SpecFile]]:
+    """:func:`lint_paths`, returning the discovered :class:`SpecFile` s (with a progress bar
+    on stderr where :func:`generator.lint.progress.wanted` allows)."""
+    from generator import pipeline
+
+    workspace = workspace_for(args)
+    bar = _progress(args, len(workspace.files)) if progress_bar and workspace.files else None
+    try:
+        run = pipeline.lint(workspace, keep_documents=keep_documents, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return run, workspace.files
+
+
+def exit_code(run: LintRun) -> int:
+    if run.internal_error:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if run.has_errors else EXIT_OK
+
+
+def _progress(args: argparse.Namespace, total: int) -> Progress | None:
+    import os
+
+    from generator.lint import progress
+
+    quiet = bool(getattr(args, "quiet", False))
+    if not progress.wanted(sys.stderr, quiet=quiet, fmt=args.format, environ=os.environ):
+        return None
+    return progress.Progress(total, sys.stderr, delay=progress.DELAY)
+
+
+def report(args: argparse.Namespace, findings: list[Finding], files: list[str]) -> None:
+    """The findings, or with ``--statistics`` their count per code."""
+    if not args.statistics:
+        emit(args, findings, files)
+        return
+    from generator.cli.commands.output import write_report
+    from generator.report.statistics import render
+
+    text = render(findings, args.format)
+    if args.output:
+        write_report(Path(args.output), text, fmt=None, inputs=files)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()

@@ -1,0 +1,101 @@
+"""The ``statedoc`` command line: argument parsing and dispatch, nothing else.
+
+Exit codes: 0 clean or done, 1 findings of error severity / stale output / a breaking change
+(0 with ``--exit-zero``), 2 usage, configuration or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from generator import __version__
+from generator.config import ConfigError
+from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.report import FORMATS
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=(os.environ.get("STATEDOC_FORMAT") or "text").lower(),
+        help="output format (env STATEDOC_FORMAT; default text)",
+    )
+    common.add_argument("--select", default="", help="comma-separated codes or prefixes to report")
+    common.add_argument("--ignore", default="", help="comma-separated codes or prefixes to skip")
+    common.add_argument(
+        "--output", metavar="FILE", help="write the report to FILE instead of stdout"
+    )
+    common.add_argument(
+        "-q", "--quiet", action="store_true", help="print findings only, no summary"
+    )
+    common.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes (default: all cores)",
+    )
+    common.add_argument(
+        "--no-cache", action="store_true", help="ignore and do not update .statedoc_cache/"
+    )
+    common.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when findings or stale files are reported (still 2 on usage or "
+        "internal errors)",
+    )
+    common.set_defaults(report_format=True)
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="statedoc",
+        description="Lint state documents, generate their state machines, keep diagrams in sync.",
+    )
+    parser.add_argument("--version", action="version", version=f"statedoc {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    common = _common()
+    from generator.cli.commands import register_all
+
+    register_all(sub, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "report_format", False) and args.format not in FORMATS:
+        # argparse never checks a default, and this one may come from STATEDOC_FORMAT
+        print(
+            f"statedoc: error: STATEDOC_FORMAT={args.format!r} is not one of {', '.join(FORMATS)}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        result: int = args.run(args)
+    except ConfigError as exc:
+        print(f"statedoc: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except OSError as exc:  # a folder that cannot be written, a file that vanished, ...
+        print(f"statedoc: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # a bug: never let CI read a traceback as "findings" (exit 1)
+        import traceback
+
+        traceback.print_exc()
+        print(f"statedoc: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if result == EXIT_FINDINGS and getattr(args, "exit_zero", False):
+        return EXIT_OK  # as ruff's --exit-zero: findings are reported, the job goes on
+    return result

@@ -1,0 +1,1 @@
+"""statedoc inside other tools: the hatchling build hook."""

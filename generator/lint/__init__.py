@@ -1,0 +1,1 @@
+"""Stage 3: lint one document (pure) and many files (I/O, cache, workers, selection)."""

@@ -1,0 +1,259 @@
+"""Content-addressed cache of per-file lint results in ``.statedoc_cache/``.
+
+The key is the file's bytes plus everything else that can change its findings: statedoc's
+version, a fingerprint of statedoc's own source files (so a development checkout never serves
+results from older code) and the file-size limit. Selection and per-file ignores are applied
+after the cache, so they are not part of the key. Entries are written atomically (temp file +
+rename), so concurrent runs can share the folder; a corrupt entry is a miss. Deleting the
+folder is always safe.
+
+Entries are authenticated: each file starts with an HMAC-SHA256 of its key and body under a
+per-cache secret (``secret``, mode 0600, created atomically with the cache). A forged or edited
+entry (a CI cache restored from elsewhere, a hostile checkout) is a miss, never a result, so
+it can neither hide findings nor put code into ``generated/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import stat
+from dataclasses import asdict
+from functools import cache
+from pathlib import Path
+
+from generator import __version__
+from generator.findings import Finding
+from generator.lint.document import SpecFacts
+from generator.load.source import read_bounded
+from generator.output.files import replace_file
+
+FOLDER = ".statedoc_cache"
+_LAYOUT = "v2"
+SECRET = "secret"
+_SECRET_BYTES = 32
+
+
+def _dependencies() -> str:
+    """The installed PyYAML and jsonschema (their dist-info names carry the version) and
+    whether libyaml is in use: they decide SD003 and SD010. Found without importing
+    jsonschema or importlib.metadata, which would cost the warm path more than a lint."""
+    import importlib.util
+
+    import yaml
+
+    found = [f"libyaml={yaml.__with_libyaml__}"]
+    for module, dist in (("yaml", "pyyaml-"), ("jsonschema", "jsonschema-")):
+        spec = importlib.util.find_spec(module)
+        origin = Path(spec.origin) if spec is not None and spec.origin else None
+        if origin is None:
+            found.append(f"{module}=?")
+            continue
+        site = origin.parent.parent
+        with contextlib.suppress(OSError):
+            found.extend(
+                sorted(
+                    n
+                    for n in os.listdir(site)
+                    if n.lower().startswith(dist) and n.endswith(".dist-info")
+                )
+            )
+    return ";".join(found)
+
+
+@cache
+def code_fingerprint() -> str:
+    """Names, sizes and mtimes of statedoc's own modules and the versions of the libraries
+    that decide findings: cheap, and changes with any of them."""
+    package = Path(__file__).parent
+    digest = hashlib.sha256(__version__.encode())
+    digest.update(_dependencies().encode())
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".json", ".j2"):
+            stat = path.stat()
+            digest.update(
+                f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode()
+            )
+    return digest.hexdigest()[:16]
+
+
+def _ignore(folder: Path) -> None:
+    """Keep the cache out of git without asking the user to edit .gitignore."""
+    gitignore = folder / ".gitignore"
+    if not gitignore.exists():
+        gitignore.write_text("# created by statedoc\n*\n", encoding="utf-8")
+
+
+def _read_secret(path: Path) -> bytes | None:
+    """The secret if it is a private regular file of the right size (else no trust at all)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != os.getuid():
+            return None
+        data = os.read(fd, _SECRET_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) == _SECRET_BYTES else None
+
+
+def _create_secret(path: Path) -> bytes | None:
+    """A new random secret, published with ``link`` so that two runs creating the cache at
+    once agree on one secret (the loser reads the winner's) and nobody sees half a file. An
+    existing secret that cannot be trusted (readable by others, as any file checked out of
+    git is, or not ours) is replaced: what it signed is then a miss."""
+    import secrets
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{SECRET}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(_SECRET_BYTES))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            if _read_secret(path) is None:
+                os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    return _read_secret(path)
+
+
+class _Keyed:
+    """The secret of one cache folder, read once (created on the first write)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.secret_path = folder / SECRET
+        self._secret: bytes | None = None
+
+    def secret(self, *, create: bool) -> bytes | None:
+        if self._secret is None:
+            self._secret = _read_secret(self.secret_path)
+            if self._secret is None and create:
+                with contextlib.suppress(OSError):
+                    self._secret = _create_secret(self.secret_path)
+        return self._secret
+
+    def seal(self, key: str, body: bytes) -> bytes | None:
+        secret = self.secret(create=True)
+        if secret is None:
+            return None
+        mac = hmac.new(secret, key.encode() + b"\0" + body, hashlib.sha256).hexdigest()
+        return mac.encode() + b"\n" + body
+
+    def open(self, key: str, data: bytes) -> bytes | None:
+        """The body if the entry was sealed with this cache's secret under this key."""
+        secret = self.secret(create=False)
+        mac, _, body = data.partition(b"\n")
+        if secret is None:
+            return None
+        expected = hmac.new(secret, key.encode() + b"\0" + body, hashlib.sha256).hexdigest()
+        return body if hmac.compare_digest(mac, expected.encode()) else None
+
+
+#: An entry larger than this is not read (a miss): no lint result comes near it.
+_MAX_ENTRY = 256 * 1024 * 1024
+
+
+def _read_entry(path: Path) -> bytes:
+    """An entry's bytes: a regular file, bounded (a FIFO or device planted in the cache is an
+    ``OSError``, so a miss, never a hang)."""
+    data, size = read_bounded(path, _MAX_ENTRY)
+    if size > _MAX_ENTRY:
+        raise OSError(f"{path}: cache entry too large")
+    return data
+
+
+class Cache:
+    """One cache folder; ``get``/``put`` by file content."""
+
+    def __init__(self, root: Path, *, max_file_size: int) -> None:
+        self.folder = root / FOLDER / _LAYOUT
+        self.salt = f"{code_fingerprint()}:{max_file_size}:".encode()
+        self.keyed = _Keyed(self.folder)
+
+    def key(self, data: bytes) -> str:
+        return hashlib.sha256(self.salt + data).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key[2:]}.json"
+
+    def get(self, key: str, path: str) -> tuple[list[Finding], SpecFacts | None] | None:
+        try:
+            body = self.keyed.open(key, _read_entry(self._path(key)))
+            if body is None:
+                return None
+            raw = json.loads(body.decode("utf-8", "surrogatepass"))
+            findings = [Finding.from_dict({**item, "path": path}) for item in raw["findings"]]
+            facts = SpecFacts(**raw["facts"]) if raw["facts"] is not None else None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        return findings, facts
+
+    def put(self, key: str, findings: list[Finding], facts: SpecFacts | None) -> None:
+        entry = {
+            "findings": [{**f.to_dict(), "path": ""} for f in findings],
+            "facts": None if facts is None else asdict(facts),
+        }
+        target = self._path(key)
+        with contextlib.suppress(OSError):  # a read-only checkout still lints
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _ignore(self.folder.parent)
+            data = self.keyed.seal(
+                key, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            )
+            if data is not None:
+                replace_file(target, data, durable=False)
+
+
+class RenderCache:
+    """Rendered files by what they are rendered from: the document's SHA-256, its
+    config-relative path, the module name, the targets and their settings (``context``: the
+    target names, ``[tool.statedoc.sql]``, the output folder's package path) and statedoc's
+    own code. A no-op ``generate`` then compares cached bytes with the tree instead of
+    rendering every template again."""
+
+    def __init__(self, root: Path) -> None:
+        self.folder = root / FOLDER / _LAYOUT / "render"
+        self.salt = code_fingerprint()
+        self.keyed = _Keyed(self.folder.parent)
+
+    def key(self, document_sha256: str, relative: str, module: str, context: str = "") -> str:
+        text = f"{self.salt}\0{document_sha256}\0{relative}\0{module}\0{context}"
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, key: str) -> dict[str, dict[str, str]] | None:
+        """Target name -> relative path -> text, as :meth:`put` stored it."""
+        try:
+            body = self.keyed.open(key, _read_entry(self.folder / f"{key}.json"))
+            if body is None:
+                return None
+            raw = json.loads(body.decode("utf-8"))
+            return {
+                str(target): {str(path): str(text) for path, text in files.items()}
+                for target, files in raw["files"].items()
+            }
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def put(self, key: str, files: dict[str, dict[str, str]]) -> None:
+        project = self.folder.parent.parent.parent
+        if not (project / "pyproject.toml").is_file():
+            return  # never create a cache in a folder that is not a project
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            _ignore(self.folder.parent.parent)
+            body = json.dumps({"files": files}).encode("utf-8")
+            data = self.keyed.seal(key, body)
+            if data is not None:
+                replace_file(self.folder / f"{key}.json", data, durable=False)

@@ -1,0 +1,116 @@
+"""A small process pool for linting, built to stop cleanly.
+
+``concurrent.futures`` and ``multiprocessing.Pool`` keep feeder and manager threads and
+shared queues that can block interpreter exit once workers have been killed (a cancelled
+future then gets an exception set on it, a feeder thread waits on a full pipe), and the caller
+waits on our stdout for ever. Here each worker has one duplex pipe and a strict rhythm
+(chunk in, results out), so there is nothing to drain: stopping is terminate, join, close.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.connection import Connection, wait
+from typing import Generic, TypeVar
+
+from generator.lint.interrupt import (
+    await_signal,
+    held_signals,
+    in_worker,
+    stop_workers,
+    worker_init,
+)
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class WorkerDiedError(RuntimeError):
+    """A worker ended without being asked to (killed from outside, out of memory)."""
+
+
+def _serve(conn: Connection, work: Callable[[T], R], parent: int, siblings: list[int]) -> None:
+    worker_init(parent)
+    for fd in siblings:  # forked copies of the parent's ends of earlier workers' pipes
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    while True:
+        try:
+            chunk: list[tuple[int, T]] | None = conn.recv()
+        except EOFError:
+            return
+        if chunk is None:
+            return
+        conn.send([(index, in_worker(work, item)) for index, item in chunk])
+
+
+class _Worker(Generic[T]):
+    def __init__(self, process: multiprocessing.process.BaseProcess, conn: Connection) -> None:
+        self.process = process
+        self.conn = conn
+
+
+def run_parallel(
+    work: Callable[[T], R],
+    items: Sequence[T],
+    workers: int,
+    chunk: int,
+    tick: Callable[[int], None],
+) -> list[R]:
+    """``[work(item) for item in items]`` in ``workers`` processes, ``chunk`` items at a time;
+    ``tick(n)`` after each ``n`` results. On any way out but success (Ctrl-C, SIGTERM, a
+    worker that died) every worker is terminated before the exception goes on."""
+    todo: Iterator[list[tuple[int, T]]] = (
+        list(enumerate(items))[start : start + chunk] for start in range(0, len(items), chunk)
+    )
+    results: list[R | None] = [None] * len(items)
+    pool: dict[Connection, _Worker[T]] = {}
+    finished = False
+    forking = multiprocessing.get_start_method() == "fork"
+    try:
+        for _ in range(min(workers, -(-len(items) // chunk))):
+            ours, theirs = multiprocessing.Pipe(duplex=True)
+            # A forked worker holding the parent's end of another worker's pipe would keep that
+            # worker waiting for work after the parent died: close them (fork only: under
+            # spawn those descriptor numbers mean nothing in the child).
+            siblings = [c.fileno() for c in pool] if forking else []
+            process = multiprocessing.Process(
+                target=_serve, args=(theirs, work, os.getpid(), siblings), daemon=True
+            )
+            with held_signals():  # the worker starts with them held until its handlers are set
+                process.start()
+                pool[ours] = _Worker(process, ours)
+            theirs.close()
+            ours.send(next(todo))
+        busy = set(pool)
+        while busy:
+            for ready in wait(list(busy)):
+                assert isinstance(ready, Connection)
+                try:
+                    done: list[tuple[int, R]] = ready.recv()
+                except EOFError:
+                    await_signal()  # killed by the signal that is also on its way to us?
+                    code = pool[ready].process.exitcode
+                    message = f"a lint worker ended unexpectedly (exit code {code})"
+                    raise WorkerDiedError(message) from None
+                for index, result in done:
+                    results[index] = result
+                tick(len(done))
+                following = next(todo, None)
+                if following is None:
+                    ready.send(None)
+                    busy.discard(ready)
+                else:
+                    ready.send(following)
+        finished = True
+    finally:
+        if not finished:
+            stop_workers([w.process for w in pool.values()])
+        for worker in pool.values():
+            if finished:
+                worker.process.join()
+            worker.conn.close()
+    return results  # type: ignore[return-value]  # every index was filled

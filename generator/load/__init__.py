@@ -1,0 +1,1 @@
+"""Stage 1: bytes -> text -> front matter and body, strict YAML with spans, the JSON Schema."""

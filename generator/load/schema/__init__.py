@@ -1,0 +1,230 @@
+"""The front matter's JSON Schema, a fast exact pre-check, and violations with paths.
+
+jsonschema costs ~250 ms to import and ~2 ms a document. Most documents in a repo are valid, so
+``fast_valid`` (a hand-written check of the same schema) decides first; the full validator runs
+only when it says no, which keeps findings identical while the clean path never imports it. A
+test holds the two to agreement over the fixtures and random documents.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path as FilePath
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
+from generator.load.strict_yaml import Path
+
+SCHEMA_FILE = "front-matter.schema.json"
+
+
+@cache
+def schema_text() -> str:
+    # A plain file next to this module (importlib.resources would import zipfile: +8 ms).
+    return (FilePath(__file__).parent / SCHEMA_FILE).read_text(encoding="utf-8")
+
+
+@cache
+def schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(schema_text())
+    return loaded
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One schema violation at the node ``path`` (``key`` set when the key itself is wrong)."""
+
+    path: Path
+    message: str
+    on_key: bool = False
+
+
+@cache
+def _validator() -> Validator:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema())  # reused: validate() re-checks the metaschema
+
+
+def _where(path: Path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out or "front matter"
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _type_name(value: object) -> str:
+    names = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
+    names.update({list: "list", dict: "mapping"})
+    return names.get(type(value), type(value).__name__)
+
+
+def violations(value: object) -> list[Violation]:
+    """Every violation of the schema, each at the deepest node it concerns."""
+    out: list[Violation] = []
+    for error in _validator().iter_errors(value):  # type: ignore[arg-type]
+        path: Path = tuple(error.absolute_path)
+        where = _where(path)
+        kind = error.validator
+        schema_part = error.schema if isinstance(error.schema, dict) else {}
+        if kind == "required":
+            missing = error.message.split("'")[1] if "'" in error.message else error.message
+            message = f"{where}: missing required key {missing!r}"
+        elif kind == "type":
+            raw: Any = error.validator_value
+            wanted = " or ".join(raw) if isinstance(raw, list) else str(raw)
+            message = f"{where} must be {_article(wanted)}, not {_type_name(error.instance)}"
+            if wanted == "string" and isinstance(error.instance, int | float | bool):
+                message += f" ({_short(error.instance)}): quote the value"
+        elif kind == "pattern":
+            hint = schema_part.get("description") or f"pattern {error.validator_value}"
+            message = f"{where}: {_short(error.instance)} is not valid: expected {hint}"
+        elif kind == "propertyNames":
+            message = f"{where}: key {_short(error.instance)} is not a valid name"
+            path = (*path, str(error.instance))
+            out.append(Violation(path, message, on_key=True))
+            continue
+        elif kind == "not":
+            hint = schema_part.get("description", "not allowed")
+            message = f"{where}: {_short(error.instance)} is reserved ({hint})"
+        elif kind == "oneOf":
+            message = f"{where} must be a state name or a non-empty list of state names"
+        elif kind == "enum":
+            choices: Any = error.validator_value
+            options = ", ".join(str(v) for v in choices)
+            message = f"{where}: {_short(error.instance)} is not one of {options}"
+        else:
+            message = f"{where}: {error.message}"
+        out.append(Violation(path, message))
+    out.sort(key=lambda v: tuple(str(p) for p in v.path))
+    return out
+
+
+def _article(word: str) -> str:
+    word = {"object": "mapping", "array": "list"}.get(word, word)
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+# --- the fast pass -------------------------------------------------------------------------
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _matches(pattern: str, text: str) -> bool:
+    compiled = _PATTERNS.get(pattern)
+    if compiled is None:
+        compiled = _PATTERNS[pattern] = re.compile(pattern)
+    return compiled.search(text) is not None  # JSON Schema patterns are unanchored searches
+
+
+def _is_int(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (
+        isinstance(value, float) and math.isfinite(value) and value.is_integer()
+    )
+
+
+def _check(node: dict[str, Any], value: object, defs: dict[str, Any]) -> bool:
+    """Exactly the subset of JSON Schema that ``front-matter.schema.json`` uses."""
+    if "$ref" in node:
+        return _check(defs[node["$ref"].rsplit("/", 1)[1]], value, defs)
+    if "oneOf" in node:
+        return sum(_check(option, value, defs) for option in node["oneOf"]) == 1
+    if "not" in node and _check(node["not"], value, defs):
+        return False
+    if "const" in node:
+        return bool(value == node["const"] and type(value) is type(node["const"]))
+    if "enum" in node:
+        return any(value == option and type(value) is type(option) for option in node["enum"])
+    kind = node.get("type")
+    if kind == "string":
+        if not isinstance(value, str) or len(value) < node.get("minLength", 0):
+            return False
+        return "pattern" not in node or _matches(node["pattern"], value)
+    if kind == "integer":
+        # Compare as Python numbers: float() would overflow on a 4000-digit integer.
+        return _is_int(value) and cast(float, value) >= node.get("minimum", -math.inf)
+    if kind == "array":
+        if not isinstance(value, list) or len(value) < node.get("minItems", 0):
+            return False
+        items = node.get("items")
+        return items is None or all(_check(items, item, defs) for item in value)
+    if kind == "object":
+        if not isinstance(value, dict) or any(key not in value for key in node.get("required", ())):
+            return False
+        props = node.get("properties", {})
+        names = node.get("propertyNames")
+        extra = node.get("additionalProperties")
+        for key, item in value.items():
+            if names is not None and not _check({"type": "string", **names}, key, defs):
+                return False
+            if key in props:
+                if not _check(props[key], item, defs):
+                    return False
+            elif isinstance(extra, dict) and not _check(extra, item, defs):
+                return False
+        return True
+    raise AssertionError(f"schema construct not covered by the fast pass: {node}")
+
+
+def fast_valid(value: object) -> bool:
+    """True exactly when the full validator would report nothing."""
+    root = schema()
+    return _check(root, value, root["$defs"])
+
+
+# --- typo'd keys (SD011) -------------------------------------------------------------------
+
+
+def _known_keys() -> dict[str, tuple[str, ...]]:
+    root = schema()
+    defs = root["$defs"]
+    return {
+        "": tuple(root["properties"]),
+        "states": tuple(defs["state"]["properties"]),
+        "transitions": tuple(defs["transition"]["properties"]),
+        "invalid": tuple(defs["invalid"]["properties"]),
+        "storage": tuple(root["properties"]["storage"]["properties"]),
+    }
+
+
+def typos(value: object) -> list[tuple[Path, str, str]]:
+    """Extra keys that look like typos of known ones: (path of the key, key, suggestion)."""
+    if not isinstance(value, dict):
+        return []
+    known = _known_keys()
+    found: list[tuple[Path, str, str]] = []
+
+    def scan(mapping: dict[str, object], path: Path, options: tuple[str, ...]) -> None:
+        for key in mapping:
+            if key in options:
+                continue
+            import difflib  # only documents with unknown keys pay for it
+
+            close = difflib.get_close_matches(key.lower(), options, n=1, cutoff=0.75)
+            if close:
+                found.append(((*path, key), key, close[0]))
+
+    scan(value, (), known[""])
+    for section in ("states", "transitions", "invalid"):
+        items = value.get(section)
+        if isinstance(items, list):
+            for index, item in enumerate(items):
+                if isinstance(item, dict):
+                    scan(item, (section, index), known[section])
+    storage = value.get("storage")
+    if isinstance(storage, dict):
+        scan(storage, ("storage",), known["storage"])
+    return found

@@ -1,0 +1,350 @@
+"""Strict YAML: libyaml events -> plain Python values plus the span of every node.
+
+Built from the event stream rather than ``yaml.load`` so that one pass can enforce what a spec
+format needs and PyYAML does not: YAML 1.2 core scalars (``on``/``no`` stay strings, dates stay
+strings, ``0755`` is 755), duplicate keys with both positions, no anchors or aliases (a
+billion-laughs file is rejected before anything expands), no foreign tags, string keys only, and
+a nesting cap that stops a 20,000-deep document early. Offsets are ``mark.index`` (code points),
+never ``mark.line``, which drifts at U+2028.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+from generator.load.source import Span
+
+Path = tuple[str | int, ...]
+
+MAX_DEPTH = 64
+_STR_TAGS = {None, "!", "tag:yaml.org,2002:str"}
+_SEQ_TAGS = {None, "!", "tag:yaml.org,2002:seq"}
+_MAP_TAGS = {None, "!", "tag:yaml.org,2002:map"}
+
+_NULL = re.compile(r"~|null|Null|NULL|")
+_TRUE = re.compile(r"true|True|TRUE")
+_FALSE = re.compile(r"false|False|FALSE")
+_INT10 = re.compile(r"[-+]?[0-9]+")
+_INT8 = re.compile(r"0o[0-7]+")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)")
+_MAX_INT_DIGITS = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A loading error with its code (SD003, SD004 or SD005) and file-offset span."""
+
+    code: str
+    span: Span
+    message: str
+    related: tuple[tuple[Span, str], ...] = ()
+
+
+@dataclass(slots=True)
+class Loaded:
+    """The front matter as plain values, and where each value and key stands in the file."""
+
+    value: object
+    spans: dict[Path, Span] = field(default_factory=dict)
+    key_spans: dict[Path, Span] = field(default_factory=dict)
+
+    def span(self, path: Path) -> Span:
+        """The span of the value at ``path``, or of its nearest ancestor that exists."""
+        while path not in self.spans and path:
+            path = path[:-1]
+        return self.spans.get(path, Span(0, 0))
+
+
+@dataclass(slots=True)
+class Scalars:
+    """The file span of every scalar (keys too), in document order, and whether the whole text
+    was parsed. Outside these spans a ``#`` after a blank starts a comment: that is how inline
+    ignores are told from text, since libyaml reports no comments."""
+
+    spans: list[Span] = field(default_factory=list)
+    complete: bool = False
+
+
+class _TooLargeError(Exception):
+    pass
+
+
+_WORDS: dict[str, object] = {
+    "~": None,
+    "null": None,
+    "Null": None,
+    "NULL": None,
+    "true": True,
+    "True": True,
+    "TRUE": True,
+    "false": False,
+    "False": False,
+    "FALSE": False,
+}
+_NUMERIC_START = frozenset("0123456789+-.")
+
+
+def resolve_plain(text: str) -> object:
+    """The YAML 1.2 core schema for a plain scalar: null, bool, int, float, else str."""
+    if not text:
+        return None
+    if text[0] not in _NUMERIC_START:  # most scalars are words and sentences: no regex
+        return _WORDS.get(text, text)
+    if _NULL.fullmatch(text):
+        return None
+    if _TRUE.fullmatch(text):
+        return True
+    if _FALSE.fullmatch(text):
+        return False
+    if _INT10.fullmatch(text):
+        if len(text) > _MAX_INT_DIGITS:
+            raise _TooLargeError(text)
+        return int(text, 10)
+    if _INT8.fullmatch(text):
+        return int(text[2:], 8)
+    if _INT16.fullmatch(text):
+        return int(text[2:], 16)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    if _INF.fullmatch(text):
+        return -math.inf if text.startswith("-") else math.inf
+    if _NAN.fullmatch(text):
+        return math.nan
+    return text
+
+
+@dataclass(slots=True)
+class _Frame:
+    container: dict[str, object] | list[object]
+    path: Path
+    start: int
+    key: str | None = None
+    key_span: Span | None = None
+    seen: dict[str, Span] = field(default_factory=dict)
+    dead: bool = False  # a complex key: its contents are not kept
+
+
+def _error_index(exc: yaml.YAMLError, text: str, c_reader: bool) -> tuple[int, str]:
+    """Where the parser stopped, as a code-point offset into ``text``, and why."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        message = " ".join(p for p in (exc.context, exc.problem) if p) or str(exc)
+        index = mark.index if mark is not None else 0
+        return index, message + _hint(text, index, message)
+    if isinstance(exc, yaml.reader.ReaderError):
+        index = exc.position
+        if c_reader:  # libyaml's reader reports a byte offset into the UTF-8 encoding
+            index = len(text.encode("utf-8")[:index].decode("utf-8", "ignore"))
+        return index, f"unacceptable character #x{exc.character:04x}: {exc.reason}"
+    return 0, str(exc).strip()
+
+
+def _hint(text: str, index: int, message: str) -> str:
+    """A plain-words hint for the mistakes YAML's own messages do not name."""
+    index = max(0, min(index, len(text)))
+    start = max(text.rfind("\n", 0, index), text.rfind("\r", 0, index)) + 1
+    line = text[start:index]
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    if text[index : index + 1] == "\t" or "\t" in indent:
+        return " (a tab character: YAML forbids tabs for indentation, indent with spaces)"
+    if "mapping values are not allowed" in message:
+        return " (a value that contains ': ' must be quoted, e.g. trigger: 'pay: now')"
+    before = max(text.rfind("\n", 0, max(0, start - 1)), text.rfind("\r", 0, max(0, start - 1)))
+    if " #" in text[before + 1 : index] and "flow" in message:
+        return " (' #' starts a comment that cut the line: quote a value that contains ' #')"
+    return ""
+
+
+def load(
+    text: str,
+    offset: int = 0,
+    max_depth: int = MAX_DEPTH,
+    scalars: Scalars | None = None,
+) -> tuple[Loaded | None, list[Problem]]:
+    """Load front matter text that starts at ``offset`` in the file.
+
+    Returns the values (``None`` when they are unusable) and every problem found. Loading stops
+    at the first syntax error or at the nesting cap; duplicate keys, aliases and tags are all
+    collected so a user sees them together. ``scalars``, if given, records where the scalars
+    are (see :class:`Scalars`).
+    """
+    builder = _Builder(offset, max_depth)
+    builder.scalars = None if scalars is None else scalars.spans
+    loader = yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
+    get_event, feed = loader.get_event, builder.feed
+    try:
+        while (event := get_event()) is not None and feed(event):
+            pass
+        if scalars is not None:
+            scalars.complete = event is None
+    except yaml.YAMLError as exc:
+        index, message = _error_index(exc, text, yaml.__with_libyaml__)
+        builder.problem("SD003", index, index + 1, f"YAML syntax error: {message}")
+        return None, builder.problems
+    except RecursionError:  # the pure-Python parser, when libyaml is missing
+        builder.problem("SD003", 0, 1, "YAML nesting is too deep to parse")
+        return None, builder.problems
+    finally:
+        loader.dispose()
+    if builder.problems:
+        return None, builder.problems
+    return builder.result, builder.problems
+
+
+class _Builder:
+    """Turns events into values; one instance per document."""
+
+    def __init__(self, offset: int, max_depth: int) -> None:
+        self.offset = offset
+        self.max_depth = max_depth
+        self.stack: list[_Frame] = []
+        self.result = Loaded(None)
+        self.problems: list[Problem] = []
+        self.documents = 0
+        self.scalars: list[Span] | None = None
+
+    def problem(
+        self,
+        code: str,
+        start: int,
+        end: int,
+        message: str,
+        related: tuple[tuple[Span, str], ...] = (),
+    ) -> None:
+        span = Span(self.offset + start, self.offset + max(end, start + 1))
+        self.problems.append(Problem(code, span, message, related))
+
+    def feed(self, event: yaml.Event) -> bool:
+        """Consume one event; False stops the walk (fatal for this document)."""
+        start = event.start_mark.index if event.start_mark is not None else 0
+        end = event.end_mark.index if event.end_mark is not None else start
+        if type(event) is yaml.ScalarEvent and event.anchor is None:  # the common case first
+            return self._scalar(event, start, end)
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                self.problem(
+                    "SD003", start, end, "the front matter holds more than one YAML document"
+                )
+                return False
+            return True
+        if isinstance(event, yaml.AliasEvent):
+            self.problem(
+                "SD005", start, end, f"alias *{event.anchor} is not allowed: write the value out"
+            )
+            self._add(None, start, end)
+            return True
+        if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
+            self.problem("SD005", start, end, f"anchor &{event.anchor} is not allowed")
+        if isinstance(event, yaml.ScalarEvent):
+            return self._scalar(event, start, end)
+        if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
+            return self._open(event, start, end)
+        if isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
+            frame = self.stack.pop()
+            self._add(frame.container, frame.start, end, opened=frame)
+        return True
+
+    def _scalar(self, event: yaml.ScalarEvent, start: int, end: int) -> bool:
+        if self.scalars is not None:
+            self.scalars.append(Span(self.offset + start, self.offset + end))
+        if event.tag not in _STR_TAGS:
+            self.problem("SD003", start, end, f"explicit tag {event.tag} is not allowed")
+        value: object = event.value
+        if event.implicit[0] and event.tag is None:
+            try:
+                value = resolve_plain(event.value)
+            except _TooLargeError:
+                self.problem("SD003", start, end, "integer with more than 4000 digits")
+                return False
+        self._add(value, start, end)
+        return True
+
+    def _open(self, event: yaml.CollectionStartEvent, start: int, end: int) -> bool:
+        is_map = isinstance(event, yaml.MappingStartEvent)
+        if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+            self.problem("SD003", start, end, f"explicit tag {event.tag} is not allowed")
+        if len(self.stack) >= self.max_depth:
+            self.problem("SD003", start, end, f"nesting is deeper than {self.max_depth} levels")
+            return False
+        parent = self.stack[-1] if self.stack else None
+        dead = parent is not None and (parent.dead or self._expects_key(parent))
+        if dead and parent is not None and not parent.dead:
+            self.problem("SD003", start, end, "mapping keys must be plain strings, not collections")
+        path = self._child_path(parent) if parent is not None and not dead else ()
+        container: dict[str, object] | list[object] = {} if is_map else []
+        self.stack.append(_Frame(container, path, start, dead=dead))
+        return True
+
+    @staticmethod
+    def _expects_key(frame: _Frame) -> bool:
+        return isinstance(frame.container, dict) and frame.key is None
+
+    @staticmethod
+    def _child_path(frame: _Frame) -> Path:
+        if isinstance(frame.container, list):
+            return (*frame.path, len(frame.container))
+        assert frame.key is not None
+        return (*frame.path, frame.key)
+
+    def _add(self, value: object, start: int, end: int, opened: _Frame | None = None) -> None:
+        span = Span(self.offset + start, self.offset + end)
+        if not self.stack:
+            self.result.value = value
+            self.result.spans[()] = span
+            return
+        frame = self.stack[-1]
+        if frame.dead or (opened is not None and opened.dead):
+            if isinstance(frame.container, dict) and not frame.dead and frame.key is None:
+                frame.key = "\x00complex"
+                frame.key_span = span
+            elif isinstance(frame.container, dict) and not frame.dead:
+                frame.key = None
+            return
+        if isinstance(frame.container, list):
+            self.result.spans[(*frame.path, len(frame.container))] = span
+            frame.container.append(value)
+            return
+        if frame.key is None:
+            self._key(frame, value, span)
+            return
+        if frame.key != "\x00complex" and frame.key not in frame.container:
+            path = (*frame.path, frame.key)
+            frame.container[frame.key] = value
+            self.result.spans[path] = span
+            assert frame.key_span is not None
+            self.result.key_spans[path] = frame.key_span
+        frame.key = None
+        frame.key_span = None
+
+    def _key(self, frame: _Frame, value: object, span: Span) -> None:
+        if not isinstance(value, str):
+            self.problem(
+                "SD003",
+                span.start - self.offset,
+                span.end - self.offset,
+                f"mapping key {value!r} is not a string: quote it",
+            )
+            frame.key, frame.key_span = "\x00complex", span
+            return
+        first = frame.seen.get(value)
+        if first is not None:
+            self.problems.append(
+                Problem(
+                    "SD004",
+                    span,
+                    f"duplicate key {value!r}",
+                    ((first, "first defined here"),),
+                )
+            )
+            frame.key, frame.key_span = "\x00complex", span
+            return
+        frame.seen[value] = span
+        frame.key, frame.key_span = value, span

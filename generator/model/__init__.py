@@ -1,0 +1,1 @@
+"""Stage 2: the typed, frozen model of a state document and the names derived from it."""

@@ -1,0 +1,35 @@
+"""A loaded, schema-valid document: everything a rule may look at, and nothing to do I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from generator.load.markdown import Body
+from generator.load.source import SourceText, Span
+from generator.load.strict_yaml import Loaded, Path
+from generator.model.spec import Spec
+
+
+@dataclass(frozen=True)
+class Document:
+    path: str
+    source: SourceText
+    loaded: Loaded
+    spec: Spec
+    body_offset: int
+
+    @cached_property
+    def body(self) -> Body:
+        return Body(self.source.text, self.body_offset)
+
+    @cached_property
+    def memo(self) -> dict[str, object]:
+        """Per-document scratch space for checks that share parsed data (the diagram)."""
+        return {}
+
+    def span(self, path: Path, *, key: bool = False) -> Span:
+        """Where a front matter value (or, with ``key``, its key) stands in the file."""
+        if key and path in self.loaded.key_spans:
+            return self.loaded.key_spans[path]
+        return self.loaded.span(path)

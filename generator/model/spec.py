@@ -1,0 +1,223 @@
+"""The typed, frozen model of a state document, built only from schema-valid front matter.
+
+Rules and renderers read this, never the raw dict. Each item keeps ``path``, its place in the
+front matter, so a rule can point at it without knowing anything about YAML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from typing import Any
+
+from generator.load.strict_yaml import Path
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    name: str
+    meaning: str | None
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    from_state: str
+    to_state: str
+    trigger: str
+    guard: str | None
+    side_effects: tuple[str, ...]
+    who: str | None
+    provenance: str | None
+    source: str | None
+    path: Path
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        return (self.from_state, self.to_state)
+
+
+#: The fields of a transition besides its pair and its place in the file, in declaration
+#: order; written once here, read by the renderer, the property tests and their checks.
+TRANSITION_TEXT_FIELDS: tuple[str, ...] = tuple(
+    f.name for f in fields(Transition) if f.name not in ("from_state", "to_state", "path")
+)
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidPair:
+    from_state: str
+    to_state: str
+    why: str
+    path: Path
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        return (self.from_state, self.to_state)
+
+
+@dataclass(frozen=True, slots=True)
+class Storage:
+    """Where a database keeps the state (front matter ``storage``): ``schema`` None means the
+    connection's search path decides. Only the SQL target reads it."""
+
+    table: str
+    column: str
+    schema: str | None
+    path: Path
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One state document's front matter. ``initial`` is the declared list, if any."""
+
+    id: str
+    title: str
+    object: str
+    product_area: str
+    module: str
+    revision: int
+    status: str
+    states: tuple[State, ...]
+    transitions: tuple[Transition, ...]
+    invalid: tuple[InvalidPair, ...]
+    initial: tuple[str, ...] | None
+    source_sha: Mapping[str, str]
+    invariants: tuple[str, ...]
+    evidence: tuple[str, ...]
+    text_fields: Mapping[str, str] = field(default_factory=dict)
+    storage: Storage | None = None
+
+    @cached_property
+    def state_names(self) -> tuple[str, ...]:
+        """Declared names in order, first declaration wins."""
+        return tuple(dict.fromkeys(s.name for s in self.states))
+
+    @cached_property
+    def transition_pairs(self) -> frozenset[tuple[str, str]]:
+        return frozenset(t.pair for t in self.transitions)
+
+    @cached_property
+    def invalid_pairs(self) -> frozenset[tuple[str, str]]:
+        return frozenset(i.pair for i in self.invalid)
+
+    @cached_property
+    def initial_states(self) -> tuple[str, ...]:
+        """Declared ``initial``, else the states no transition enters (DESIGN.md)."""
+        if self.initial is not None:
+            return tuple(dict.fromkeys(self.initial))
+        entered = {t.to_state for t in self.transitions if t.to_state != t.from_state}
+        return tuple(n for n in self.state_names if n not in entered)
+
+    @cached_property
+    def terminal_states(self) -> tuple[str, ...]:
+        """States no transition leaves (self-loops do not count as leaving)."""
+        left = {t.from_state for t in self.transitions if t.to_state != t.from_state}
+        return tuple(n for n in self.state_names if n not in left)
+
+
+def _opt_str(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    return value if isinstance(value, str) else None
+
+
+TEXT_FIELDS = ("design_intent", "implementation_evidence", "origin", "concurrency")
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _storage(value: object) -> Storage | None:
+    """``storage`` when its required parts are strings; anything else is the schema's finding."""
+    if not isinstance(value, dict):
+        return None
+    table, column = value.get("table"), value.get("column")
+    if not isinstance(table, str) or not isinstance(column, str):
+        return None
+    return Storage(table, column, _opt_str(value, "schema"), ("storage",))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def usable(data: object) -> bool:
+    """Whether the model can be built although the schema found problems: every field the
+    rules and generator read structurally has its type (the rest is sanitised by ``build``).
+    So ``--ignore SD010`` on a legacy document still gets the graph and diagram checks."""
+    if not isinstance(data, dict):
+        return False
+    texts = ("id", "title", "object", "product_area", "module", "status")
+    if not all(isinstance(data.get(key), str) for key in texts) or not _is_int(
+        data.get("revision")
+    ):
+        return False
+
+    def items(key: str, fields: tuple[str, ...], required: bool) -> bool:
+        value = data.get(key)
+        if value is None and not required:
+            return True
+        return isinstance(value, list) and all(
+            isinstance(item, dict) and all(isinstance(item.get(f), str) for f in fields)
+            for item in value
+        )
+
+    return (
+        items("states", ("name",), True)
+        and items("transitions", ("from", "to", "trigger"), True)
+        and items("invalid", ("from", "to", "why"), False)
+    )
+
+
+def build(data: Mapping[str, Any]) -> Spec:
+    """Build the model from front matter that passed the schema or is :func:`usable`;
+    optional fields of the wrong type are dropped rather than trusted."""
+    states = tuple(
+        State(s["name"], _opt_str(s, "meaning"), ("states", i))
+        for i, s in enumerate(data["states"])
+    )
+    transitions = tuple(
+        Transition(
+            from_state=t["from"],
+            to_state=t["to"],
+            trigger=t["trigger"],
+            guard=_opt_str(t, "guard"),
+            side_effects=_strings(t.get("side_effects")),
+            who=_opt_str(t, "who"),
+            provenance=_opt_str(t, "provenance"),
+            source=_opt_str(t, "source"),
+            path=("transitions", i),
+        )
+        for i, t in enumerate(data["transitions"])
+    )
+    invalid = tuple(
+        InvalidPair(p["from"], p["to"], p["why"], ("invalid", i))
+        for i, p in enumerate(data.get("invalid") or ())
+    )
+    initial = data.get("initial")
+    return Spec(
+        id=data["id"],
+        title=data["title"],
+        object=data["object"],
+        product_area=data["product_area"],
+        module=data["module"],
+        revision=int(data["revision"]),
+        status=data["status"],
+        states=states,
+        transitions=transitions,
+        invalid=invalid,
+        initial=(initial,) if isinstance(initial, str) else (_strings(initial) or None),
+        source_sha={
+            k: v
+            for k, v in (data.get("source_sha") or {}).items()
+            if isinstance(k, str) and isinstance(v, str)
+        }
+        if isinstance(data.get("source_sha"), dict)
+        else {},
+        invariants=_strings(data.get("invariants")),
+        evidence=_strings(data.get("evidence")),
+        text_fields={k: data[k] for k in TEXT_FIELDS if isinstance(data.get(k), str)},
+        storage=_storage(data.get("storage")),
+    )

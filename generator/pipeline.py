@@ -1,0 +1,134 @@
+"""The pipeline steps, in the one order every entry point uses: lint -> sync diagrams ->
+generate; ``build`` and ``check`` chain them.
+
+The CLI commands and the hatchling hook call these with a :class:`~generator.workspace.
+Workspace` and print or raise what comes back; nothing here prints or reads arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.workspace import Workspace
+
+if TYPE_CHECKING:
+    from generator.findings import Finding
+    from generator.lint.files import LintRun
+    from generator.lint.progress import Progress
+    from generator.load.discover import SpecFile
+    from generator.output.diagrams import DiagramOutcome
+    from generator.output.tree import GenerateOutcome
+
+
+def lint(
+    workspace: Workspace, *, keep_documents: bool = True, progress: Progress | None = None
+) -> LintRun:
+    """Lint the workspace's documents (``keep_documents``: keep each parsed document, as the
+    later steps need, which bypasses the cache and worker processes), plus SD207 against
+    ``options.against``."""
+    from generator.lint.files import LintRun, lint_files
+
+    if not workspace.files or workspace.settings is None:
+        return LintRun([], [])
+    run = lint_files(
+        workspace.files,
+        workspace.settings,
+        jobs=workspace.jobs(),
+        cache=workspace.lint_cache(keep_documents=keep_documents),
+        keep_documents=keep_documents,
+        progress=progress,
+    )
+    against = workspace.options.against
+    if against:
+        from generator.diffing.revision import revision_findings
+
+        selection = workspace.settings.selection
+        extra = [
+            f
+            for f in revision_findings(workspace.files, against, workspace.config)
+            if selection.enabled(f.code)
+        ]
+        run.findings = sorted(run.findings + extra, key=lambda f: f.sort_key())
+    return run
+
+
+def sync_diagrams(
+    workspace: Workspace, run: LintRun, *, write: bool, force: bool = False
+) -> DiagramOutcome:
+    """Redraw (``write``) or check each document's Mermaid block."""
+    from generator.output.diagrams import sync_diagrams as sync
+
+    return sync(run, workspace.paths, write=write, force=force)
+
+
+def generate(
+    workspace: Workspace,
+    run: LintRun,
+    *,
+    out: Path | None = None,
+    check: bool = False,
+    tests: Path | None = None,
+    targets: Sequence[str] | None = None,
+) -> GenerateOutcome:
+    """Generate the clean documents of ``run`` for the chosen targets (stale files are only
+    looked for when the workspace is the whole configured set)."""
+    from generator.output.tree import generate as generate_tree
+
+    return generate_tree(
+        run,
+        workspace.files,
+        workspace.config,
+        out=out,
+        check=check,
+        prune=workspace.whole,
+        cache=workspace.render_cache(),
+        tests=tests,
+        targets=targets,
+    )
+
+
+@dataclass
+class BuildOutcome:
+    """What ``build`` or ``check`` found: the (last) lint run, the diagrams, the outputs."""
+
+    run: LintRun
+    diagrams: DiagramOutcome
+    outputs: GenerateOutcome
+    run_files: list[SpecFile] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def internal_error(self) -> bool:
+        return self.run.internal_error or self.diagrams.internal_error
+
+    def findings(self, *, check: bool) -> list[Finding]:
+        # The lint findings already hold what blocked a diagram: add the diagram stage's own.
+        own = [p.finding() for p in self.diagrams.problems]
+        if check:
+            own += self.diagrams.drift
+        return self.run.findings + own + self.outputs.findings()
+
+
+def build(workspace: Workspace, *, force: bool = False) -> BuildOutcome:
+    """Lint, redraw drifted diagrams, lint again if any was redrawn, generate (the main job).
+    Overlapping output roots are refused before the first write."""
+    from generator.output.tree import check_roots
+
+    check_roots(workspace.config.out, workspace.config)
+    run = lint(workspace)
+    diagrams = sync_diagrams(workspace, run, write=True, force=force)
+    if diagrams.written:
+        run = lint(workspace)
+    outputs = generate(workspace, run)
+    return BuildOutcome(run, diagrams, outputs, workspace.files, list(outputs.plan.notes))
+
+
+def check(workspace: Workspace) -> BuildOutcome:
+    """Lint, and check diagrams and generated files without writing (the CI job)."""
+    run = lint(workspace)
+    diagrams = sync_diagrams(workspace, run, write=False)
+    outputs = generate(workspace, run, check=True)
+    return BuildOutcome(run, diagrams, outputs, workspace.files, list(outputs.plan.notes))

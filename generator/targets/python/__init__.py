@@ -1,0 +1,33 @@
+"""The ``python`` target: typed, stdlib-only state machine modules (Jinja2 templates).
+
+:mod:`.render` renders one module (pure functions of a spec and its path), :mod:`.literals`
+is the one escaping path spec text takes into Python source, :mod:`.target` is the
+:class:`~generator.targets.Target` the pipeline uses. Jinja2 is imported lazily by the kit.
+"""
+
+from __future__ import annotations
+
+from generator.targets import document_sha256
+from generator.targets.python.render import (
+    MMD_HEADER,
+    PY_HEADER,
+    alias_name,
+    mmd_header,
+    render_module,
+    render_package_init,
+    render_py_typed,
+)
+from generator.templating import RenderError, has_header
+
+__all__ = [
+    "MMD_HEADER",
+    "PY_HEADER",
+    "RenderError",
+    "alias_name",
+    "document_sha256",
+    "has_header",
+    "mmd_header",
+    "render_module",
+    "render_package_init",
+    "render_py_typed",
+]

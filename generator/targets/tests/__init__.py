@@ -1,0 +1,82 @@
+"""The ``tests`` target (``generate --tests DIR``): one pytest module per spec,
+``DIR/test_<area>_<module>_<name>.py``, that proves the generated module against its spec
+with :mod:`generator.testing` (all pairs, and a Hypothesis state machine).
+
+The module imports the generated module by its dotted path below the project root (or by the
+output folder's name when the folder lies outside the project).
+"""
+
+from __future__ import annotations
+
+import ast
+import keyword
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.targets import module_parts, source_path
+from generator.templating import has_header
+
+if TYPE_CHECKING:
+    from generator.config import Config
+    from generator.model.document import Document
+
+
+def pytest_class_name(dotted: str) -> str:
+    """``Test`` + the module's PascalCase name: the class a test module defines."""
+    from generator.model.names import pascal_name
+
+    return "Test" + pascal_name(dotted.rsplit(".", 1)[-1], fallback="Module")
+
+
+def render_test_module(module_import_path: str, spec_path: str) -> str:
+    """The text of a pytest module testing one generated module against its spec.
+
+    ``module_import_path`` is the dotted import path of the generated module (each part an
+    identifier); ``spec_path`` is the spec document's path, best relative to the project root
+    (the test then finds it from any working directory). The result needs ``hypothesis``.
+    """
+    from generator.templating import environment, header_line
+
+    parts = module_import_path.split(".")
+    if not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):
+        raise ValueError(f"not a dotted import path: {module_import_path!r}")
+    text = (
+        environment("generator.targets.tests", strict=False)
+        .get_template("test_module.py.j2")
+        .render(
+            header=header_line("#", spec_path),
+            module=module_import_path,
+            spec_path=spec_path,
+            class_name=pytest_class_name(module_import_path),
+        )
+    )
+    ast.parse(text)  # a template bug must never write a file that does not parse
+    return text
+
+
+class TestsTarget:
+    """Property-test modules for the generated Python modules (written to ``--tests``)."""
+
+    __test__ = False  # not a pytest test class, whatever its name
+    name = "tests"
+    root = "tests"
+
+    def files(self, document: Document, settings: Config) -> dict[str, bytes]:
+        try:
+            package = settings.out.resolve().relative_to(settings.root.resolve()).parts
+        except ValueError:
+            package = (settings.out.name,)
+        area, module, name = module_parts(document)
+        text = render_test_module(
+            ".".join((*package, area, module, name)), source_path(document, settings)
+        )
+        return {f"test_{area}_{module}_{name}.py": text.encode("utf-8")}
+
+    def owns(self, path: str, first_line: str) -> bool:
+        return (
+            "/" not in path
+            and Path(path).name.startswith("test_")
+            and path.endswith(".py")
+            and first_line.startswith("# ")
+            and has_header(first_line)
+        )

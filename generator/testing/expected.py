@@ -1,0 +1,254 @@
+"""What a generated module must do: the model of expected behaviour (checked by :mod:`.checks`).
+
+:class:`Expected` is the model of expected behaviour. Built from the spec document
+(:meth:`Expected.from_spec`, parsed by statedoc's own lint), it is independent of the module
+under test, so a module whose tables and behaviour are wrong *together* is still caught. Built
+from the module (:meth:`Expected.from_module`) it can only check that the module agrees with
+itself; that is the fallback when no spec is at hand.
+
+No Hypothesis here: this module is cheap to import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from generator.model.names import member_name
+from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec, Transition
+
+#: The outcome of attempting a pair: declared, listed invalid, or neither.
+OK, FORBIDDEN, UNDECLARED = "ok", "forbidden", "undeclared"
+
+SpecLike = Spec | str | os.PathLike[str]
+
+
+class SpecError(ValueError):
+    """A spec document that cannot serve as the model (lint errors, or no such file)."""
+
+
+#: A declared transition as the spec writes it (state names as plain text): the model's own
+#: record, so its fields are written once; ``path`` is empty when read from a module.
+ExpectedTransition = Transition
+
+
+def _transition(record: Any) -> Transition:
+    """A generated module's ``Transition`` as plain text, field by field."""
+    text: dict[str, Any] = {}
+    for name in TRANSITION_TEXT_FIELDS:
+        value = getattr(record, name)
+        text[name] = tuple(value) if isinstance(value, list) else value
+    return Transition(
+        from_state=str(record.from_state.value),
+        to_state=str(record.to_state.value),
+        path=(),
+        **text,
+    )
+
+
+@dataclass(frozen=True)
+class Expected:
+    """The behaviour a generated module owes: states, declared and invalid pairs, start and end.
+
+    ``origin`` says where the model came from (``"spec <path or id>"`` or ``"module tables"``);
+    ``spec_id``, ``revision``, ``title`` and ``sha256`` are ``None`` when unknown.
+    """
+
+    origin: str
+    states: tuple[str, ...]
+    transitions: Mapping[tuple[str, str], ExpectedTransition]
+    invalid: Mapping[tuple[str, str], str]
+    initial: frozenset[str]
+    terminal: frozenset[str]
+    spec_id: str | None = None
+    revision: int | None = None
+    title: str | None = None
+    sha256: str | None = None
+    spec_based: bool = True
+    _undeclared: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_spec(cls, spec: SpecLike) -> Expected:
+        """The model of a spec: a :class:`~generator.model.spec.Spec` or the path of its document.
+
+        A path is linted with statedoc's own lint; a document with an error-severity finding
+        raises :class:`SpecError` (a module generated from it would be meaningless).
+        """
+        sha256: str | None = None
+        origin = "spec"
+        if not isinstance(spec, Spec):
+            path = Path(os.fspath(spec))
+            spec, sha256 = load_spec(path)
+            origin = f"spec {path.as_posix()}"
+        else:
+            origin = f"spec {spec.id}"
+        transitions = {t.pair: t for t in spec.transitions}
+        return cls(
+            origin=origin,
+            states=spec.state_names,
+            transitions=types.MappingProxyType(transitions),
+            invalid=types.MappingProxyType({i.pair: i.why for i in spec.invalid}),
+            initial=frozenset(spec.initial_states),
+            terminal=frozenset(spec.terminal_states),
+            spec_id=spec.id,
+            revision=spec.revision,
+            title=spec.title,
+            sha256=sha256,
+        )
+
+    @classmethod
+    def from_module(cls, module: types.ModuleType) -> Expected:
+        """A model read from the module's own tables (``State``, ``TRANSITIONS``, ``INVALID``,
+        ``INITIAL``). Weaker than :meth:`from_spec`: a wrong table goes unnoticed when the
+        behaviour is wrong the same way. ``TERMINAL`` is recomputed from ``TRANSITIONS``."""
+        m: Any = module
+        states = tuple(str(s.value) for s in m.State)
+        transitions = {
+            (str(a.value), str(b.value)): _transition(t) for (a, b), t in m.TRANSITIONS.items()
+        }
+        leaving = {a for a, b in transitions if a != b}
+        return cls(
+            origin=f"module tables of {module.__name__}",
+            states=states,
+            transitions=types.MappingProxyType(transitions),
+            invalid=types.MappingProxyType(
+                {(str(a.value), str(b.value)): why for (a, b), why in m.INVALID.items()}
+            ),
+            initial=frozenset(str(s.value) for s in m.INITIAL),
+            terminal=frozenset(s for s in states if s not in leaving),
+            spec_based=False,
+        )
+
+    @classmethod
+    def for_module(cls, module: types.ModuleType, spec: SpecLike | None = None) -> Expected:
+        """:meth:`from_spec` when a spec is given, else :meth:`from_module`."""
+        if spec is None:
+            return cls.from_module(module)
+        if not isinstance(spec, Spec):
+            spec = resolve_spec_path(spec, module)
+        return cls.from_spec(spec)
+
+    # -- queries ------------------------------------------------------------------------
+
+    @cached_property
+    def state_set(self) -> frozenset[str]:
+        return frozenset(self.states)
+
+    def outcome(self, from_state: str, to_state: str) -> str:
+        pair = (from_state, to_state)
+        if pair in self.transitions:
+            return OK
+        if pair in self.invalid:
+            return FORBIDDEN
+        return UNDECLARED
+
+    @cached_property
+    def _targets(self) -> dict[str, frozenset[str]]:
+        out: dict[str, set[str]] = {s: set() for s in self.states}
+        for a, b in self.transitions:
+            out[a].add(b)
+        return {s: frozenset(v) for s, v in out.items()}
+
+    @cached_property
+    def _sources(self) -> dict[str, frozenset[str]]:
+        into: dict[str, set[str]] = {s: set() for s in self.states}
+        for a, b in self.transitions:
+            into[b].add(a)
+        return {s: frozenset(v) for s, v in into.items()}
+
+    @cached_property
+    def _invalid_from(self) -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {s: [] for s in self.states}
+        for a, b in self.invalid:
+            out[a].append(b)
+        return {s: tuple(v) for s, v in out.items()}
+
+    @cached_property
+    def declared_pairs(self) -> tuple[tuple[str, str], ...]:
+        return tuple(self.transitions)
+
+    @cached_property
+    def invalid_pairs(self) -> tuple[tuple[str, str], ...]:
+        return tuple(self.invalid)
+
+    def targets(self, state: str) -> frozenset[str]:
+        return self._targets[state]
+
+    def sources(self, state: str) -> frozenset[str]:
+        return self._sources[state]
+
+    def invalid_targets(self, state: str) -> tuple[str, ...]:
+        return self._invalid_from[state]
+
+    def undeclared_targets(self, state: str) -> tuple[str, ...]:
+        """Targets from ``state`` that are neither declared nor listed invalid (cached)."""
+        found = self._undeclared.get(state)
+        if found is None:
+            found = tuple(t for t in self.states if self.outcome(state, t) == UNDECLARED)
+            self._undeclared[state] = found
+        return found
+
+    def unknown_names(self) -> tuple[str, ...]:
+        """A few names that are not states but look like one (cases, padding, members)."""
+        candidates = ["", " ", "\x00", "not a state", "__class__"]
+        for name in self.states[:8]:
+            candidates += [
+                name + " ",
+                " " + name,
+                name.upper(),
+                name.swapcase(),
+                member_name(name),
+                name + "\x00",
+            ]
+        return tuple(dict.fromkeys(c for c in candidates if c not in self.state_set))
+
+
+# -- spec documents ---------------------------------------------------------------------
+
+
+def load_spec(path: str | os.PathLike[str]) -> tuple[Spec, str]:
+    """Lint one document and return its model and the SHA-256 of its bytes.
+
+    Raises :class:`SpecError` when the file cannot be read or has an error-severity finding.
+    """
+    from generator.findings import Severity
+    from generator.lint.document import lint_bytes
+
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"cannot read spec {path}: {exc}") from None
+    result = lint_bytes(data, path.as_posix())
+    errors = [f for f in result.findings if f.severity == Severity.ERROR]
+    if errors or result.document is None:
+        listed = "; ".join(f"{f.line}:{f.column} {f.code} {f.message}" for f in errors[:5])
+        raise SpecError(f"spec {path} does not lint clean: {listed or 'no document'}")
+    return result.document.spec, hashlib.sha256(data).hexdigest()
+
+
+def resolve_spec_path(spec: str | os.PathLike[str], module: types.ModuleType | None) -> Path:
+    """A spec path as given, else relative to the project root above the module's file.
+
+    Generated modules name their spec relative to the project root (the folder of the
+    ``pyproject.toml`` with ``[tool.statedoc]``), so a test run from any folder finds it.
+    """
+    path = Path(os.fspath(spec))
+    if path.is_absolute() or path.exists() or module is None:
+        return path
+    where = getattr(module, "__file__", None)
+    if where:
+        from generator.config import find_pyproject
+
+        pyproject = find_pyproject(Path(where).resolve().parent)
+        if pyproject is not None and (pyproject.parent / path).exists():
+            return pyproject.parent / path
+    return path

@@ -1,0 +1,93 @@
+"""The reader's fast path (plain line shapes) must give exactly what the full lexer gives."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from diagram.test_mermaid_oracle import HANDWRITTEN, RENDERED_SPECS, SOUP
+from generator.diagram.parse import _fast, _parse_full
+from generator.diagram.writer import render_state_diagram
+
+
+def _agree(text: str) -> bool:
+    """True when the fast path answered (and asserts it answered right)."""
+    fast = _fast(text)
+    if fast is None:
+        return False
+    assert fast == _parse_full(text), text
+    return True
+
+
+def test_fast_path_agrees_on_the_oracle_corpus() -> None:
+    texts = [*HANDWRITTEN.values(), *SOUP]
+    texts.extend(render_state_diagram(*spec) for spec in RENDERED_SPECS)
+    answered = sum(_agree(text) for text in texts)
+    assert answered >= 20  # the fast path is really exercised by this corpus
+
+
+PLAIN = st.sampled_from(["a", "s0", "pending", "x_y", "b2", "Done", "s10", "[*]", "[*]"])
+TRICKY = st.sampled_from(
+    [
+        "state",
+        "State",
+        "note",
+        "end",
+        "ending",
+        "as",
+        "of",
+        "class",
+        "default",
+        "direction",
+        "root_start",
+        "ROOT_END",
+        "hide",
+        "click",
+        "Fork",
+        "scale",
+        "acc",
+        "a-b",
+        "é",
+        "a.b",
+    ]
+)
+WORDS = st.one_of(*[PLAIN] * 12, TRICKY)
+TEXT = st.one_of(
+    st.text(alphabet="ab -.,()/!?'", max_size=12),
+    st.text(alphabet="ab -.,()/!?'", max_size=12),
+    st.text(alphabet='ab -_:;#<>"%{}\t', max_size=6),
+)
+
+
+@st.composite
+def fast_shaped(draw: st.DrawFn) -> str:
+    lines = [
+        draw(st.sampled_from(["stateDiagram-v2"] * 4 + ["  stateDiagram-v2", "stateDiagram-v2 "]))
+    ]
+    for _ in range(draw(st.integers(0, 8))):
+        shape = draw(st.integers(0, 3))
+        if shape == 0:
+            lines.append(draw(st.sampled_from(["", "  ", " "])))
+        elif shape == 1:
+            lines.append(f'  state "{draw(TEXT)}" as {draw(WORDS)}')
+        else:
+            label = f" : {draw(TEXT)}" if shape == 3 else ""
+            lines.append(f"  {draw(WORDS)} --> {draw(WORDS)}{label}")
+    return draw(st.sampled_from(["", "\n"])) + "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
+
+
+@settings(max_examples=300)
+@given(fast_shaped())
+def test_fast_path_agrees_on_fast_shaped_text(text: str) -> None:
+    _agree(text)
+
+
+def test_statedocs_own_plain_output_takes_the_fast_path() -> None:
+    text = render_state_diagram(
+        ["pending", "running", "done"],
+        [("pending", "running"), ("running", "done")],
+        ["pending"],
+        ["done"],
+        labels={("pending", "running"): "start it"},
+    )
+    assert _agree(text)

@@ -1,0 +1,149 @@
+"""The lint cache and worker processes change how fast findings arrive, never which."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from sample_documents import DOOR, HEADER, document
+
+from generator.cli import main
+from generator.config import Config
+from generator.lint import cache as cache_module
+from generator.lint.cache import Cache
+from generator.lint.files import PARALLEL_MIN, lint_files, settings_for
+from generator.load.discover import discover
+
+BROKEN = DOOR.replace("to: closed,", "to: shut,") + "  - {from: open, to: open, trigger: x}\n"
+
+
+def _corpus(root: Path, count: int) -> Config:
+    for index in range(count):
+        header = HEADER.replace("DOR-001\ntitle", f"DOR-{index:03d}\ntitle")
+        front = BROKEN if index % 3 == 0 else DOOR
+        folder = root / "specs" / f"f{index % 4}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"d{index}.md").write_text(document(front, header=header))
+    (root / "specs/dup.md").write_text(document())  # same id (and bytes) as d1.md: SD204
+    return Config(root=root, specs=(root / "specs",), out=root / "out")
+
+
+def _lint(config: Config, **kwargs: object) -> list[object]:
+    files = discover([], config, cwd=config.root)
+    return lint_files(files, settings_for(config), **kwargs).findings  # type: ignore[arg-type]
+
+
+def test_warm_cache_gives_identical_findings(tmp_path: Path) -> None:
+    config = _corpus(tmp_path, 12)
+    cold = _lint(config)
+    store = Cache(tmp_path, max_file_size=config.max_file_size)
+    assert _lint(config, cache=store) == cold
+    entries = list((tmp_path / ".statedoc_cache").rglob("*.json"))
+    assert len(entries) == 12  # keyed by content: dup.md has d1.md's bytes
+    assert _lint(config, cache=store) == cold  # served from the cache
+
+
+def test_a_changed_file_is_linted_again(tmp_path: Path) -> None:
+    config = _corpus(tmp_path, 3)
+    store = Cache(tmp_path, max_file_size=config.max_file_size)
+    _lint(config, cache=store)
+    target = tmp_path / "specs/f1/d1.md"
+    target.write_text(target.read_text().replace("to: closed,", "to: ajar,"))
+    assert any("ajar" in f.message for f in _lint(config, cache=store))  # type: ignore[attr-defined]
+
+
+def test_corrupt_entries_are_misses(tmp_path: Path) -> None:
+    config = _corpus(tmp_path, 3)
+    store = Cache(tmp_path, max_file_size=config.max_file_size)
+    cold = _lint(config, cache=store)
+    for entry in (tmp_path / ".statedoc_cache").rglob("*.json"):
+        entry.write_text("{not json")
+    assert _lint(config, cache=store) == cold
+
+
+def test_the_key_covers_statedoc_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Cache(tmp_path, max_file_size=10)
+    key = store.key(b"x")
+    monkeypatch.setattr(cache_module, "code_fingerprint", lambda: "another-version")
+    assert Cache(tmp_path, max_file_size=10).key(b"x") != key
+    assert Cache(tmp_path, max_file_size=11).key(b"x") != key
+
+
+def test_cache_is_git_ignored_and_no_cache_bypasses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _corpus(tmp_path, 2)
+    (tmp_path / "pyproject.toml").write_text("[tool.statedoc]\n")
+    monkeypatch.chdir(tmp_path)
+    main(["lint", "--no-cache"])
+    assert not (tmp_path / ".statedoc_cache").exists()
+    uncached = capsys.readouterr().out
+    first = main(["lint"])
+    out1 = capsys.readouterr().out
+    assert (tmp_path / ".statedoc_cache/.gitignore").read_text().endswith("*\n")
+    assert out1 == uncached
+    assert main(["lint"]) == first
+    assert capsys.readouterr().out == out1
+
+
+def test_an_unwritable_cache_still_lints(tmp_path: Path) -> None:
+    config = _corpus(tmp_path, 2)
+    (tmp_path / ".statedoc_cache").write_text("a file where the folder should be")
+    assert _lint(config, cache=Cache(tmp_path, max_file_size=10**6)) == _lint(config)
+
+
+def test_worker_processes_give_identical_findings(tmp_path: Path) -> None:
+    config = _corpus(tmp_path, PARALLEL_MIN + 10)
+    assert _lint(config, jobs=2) == _lint(config, jobs=1)
+
+
+def test_render_cache_serves_identical_outputs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _corpus(tmp_path, 3)
+    (tmp_path / "specs/dup.md").unlink()
+    for index, spec in enumerate(sorted((tmp_path / "specs").rglob("*.md"))):
+        spec.write_text(spec.read_text().replace("title: Door", f"title: Door {index}"))
+    (tmp_path / "pyproject.toml").write_text("[tool.statedoc]\n")
+    monkeypatch.chdir(tmp_path)
+    main(["generate", "-q", "--no-cache", "specs/f1", "specs/f2"])
+    uncached = {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()}
+    shutil.rmtree(tmp_path / "generated")
+    assert main(["generate", "-q", "specs/f1", "specs/f2"]) == 0  # fills the render cache
+    renders = list((tmp_path / ".statedoc_cache").rglob("render/*.json"))
+    assert len(renders) == 2
+    shutil.rmtree(tmp_path / "generated")
+    renders[0].write_text("{broken")  # a corrupt entry is rendered again
+    assert main(["generate", "-q", "specs/f1", "specs/f2"]) == 0
+    cached = {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()}
+    assert cached == uncached
+    capsys.readouterr()
+
+
+def test_concurrent_runs_share_the_cache_safely(tmp_path: Path) -> None:
+    """Two linters filling one cache at once: same findings, and every entry is whole."""
+    import json
+    import subprocess
+    import sys
+
+    _corpus(tmp_path, 60)
+    (tmp_path / "pyproject.toml").write_text("[tool.statedoc]\n")
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "generator", "lint", "-j1", "--format", "json"]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    runs = [
+        subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert json.loads(outputs[0])
+    store = Cache(tmp_path, max_file_size=4 * 1024 * 1024)
+    entries = list((tmp_path / ".statedoc_cache").rglob("*.json"))
+    assert entries
+    for entry in entries:  # never half-written, and every entry authenticates
+        json.loads(entry.read_bytes().partition(b"\n")[2])
+        assert store.keyed.open(entry.parent.name + entry.stem, entry.read_bytes()) is not None
+    assert not list((tmp_path / ".statedoc_cache").rglob("*.tmp"))
