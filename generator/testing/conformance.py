@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from generator.testing.conformance_plan import Check, Plan, build_plan
+from generator.testing.conformance_skeleton import render_conformance_skeleton
 from generator.testing.exhaustive import Expected, SpecError
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ __all__ = [
     "conformance_tests",
     "format_path",
     "load_oracle",
+    "render_conformance_skeleton",
     "run_checks",
     "sync_adapter",
 ]
@@ -242,7 +244,7 @@ class ConformanceError(AssertionError):
         self.problems = tuple(problems)
 
 
-class _Failed(Exception):
+class _FailedError(Exception):
     """One check failed; the message names the path."""
 
 
@@ -265,7 +267,7 @@ class Tracker:
         try:
             return action()
         except Exception as exc:
-            raise _Failed(
+            raise _FailedError(
                 f"the adapter's {what} raised {type(exc).__name__}: {exc}; path: {self.path}"
             ) from exc
 
@@ -275,22 +277,24 @@ class Tracker:
     def expect_stored(self, want: str, when: str) -> None:
         got = self.stored()
         if got != want:
-            raise _Failed(f"stored state is {got!r} {when}, expected {want!r}; path: {self.path}")
+            problem = f"stored state is {got!r} {when}, expected {want!r}"
+            raise _FailedError(f"{problem}; path: {self.path}")
 
     def attempt(self, to_state: str, accept: bool, why: str) -> None:
         """Attempt a move and check the verdict and the stored state against ``accept``."""
         before = self.stored()
         if not isinstance(before, str):
-            raise _Failed(f"stored state {before!r} is no state name; path: {self.path}")
+            raise _FailedError(f"stored state {before!r} is no state name; path: {self.path}")
         accepted = self._call(
             lambda: self.adapter.attempt(self.obj, to_state), f"attempt({to_state!r})"
         )
         if not isinstance(accepted, bool):
-            raise _Failed(f"attempt() returned {accepted!r}, not a bool; path: {self.path}")
+            raise _FailedError(f"attempt() returned {accepted!r}, not a bool; path: {self.path}")
         self.steps.append(Step(before, to_state, accepted))
         if accepted != accept:
             verdict = "accepted" if accepted else "rejected"
-            raise _Failed(f"{before!r} -> {to_state!r} was {verdict}, but {why}; path: {self.path}")
+            problem = f"{before!r} -> {to_state!r} was {verdict}, but {why}"
+            raise _FailedError(f"{problem}; path: {self.path}")
         if accept:
             self.expect_stored(to_state, "after an accepted move")
         else:
@@ -298,7 +302,7 @@ class Tracker:
 
 
 def run_check(adapter: Adapter, oracle: Oracle, check: Check) -> None:
-    """Run one planned check; raises ``_Failed`` naming its path."""
+    """Run one planned check; raises ``_FailedError`` naming its path."""
     tracker = Tracker(adapter, oracle, check.path[0])
     for here, nxt in itertools.pairwise(check.path):
         tracker.attempt(nxt, True, f"the spec declares {here!r} -> {nxt!r} (on the way)")
@@ -312,7 +316,7 @@ def run_checks(adapter: Adapter, oracle: Oracle, checks: Sequence[Check]) -> Non
     for check in checks:
         try:
             run_check(adapter, oracle, check)
-        except _Failed as exc:
+        except _FailedError as exc:
             problems.append(f"{check.title}: {exc}")
     if problems:
         raise ConformanceError(oracle.spec_id, problems)

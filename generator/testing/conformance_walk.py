@@ -31,7 +31,7 @@ from generator.testing.conformance import (
     Oracle,
     Tracker,
     _close,
-    _Failed,
+    _FailedError,
 )
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def walk_machine(oracle: Oracle, factory: Callable[[], Adapter]) -> type[RuleBas
     expected = oracle.expected
     states = expected.states
     initial = [s for s in states if s in expected.initial] or list(states)
-    unknown = list(expected.unknown_names()[:6]) + ["no such state"]
+    unknown = [*expected.unknown_names()[:6], "no such state"]
     m: Any = oracle.module
 
     class ConformanceWalk(RuleBasedStateMachine):
@@ -57,13 +57,13 @@ def walk_machine(oracle: Oracle, factory: Callable[[], Adapter]) -> type[RuleBas
         def teardown(self) -> None:
             _close(self.adapter)
 
-        def _fail(self, error: _Failed) -> None:
+        def _fail(self, error: _FailedError) -> None:
             raise ConformanceError(oracle.spec_id, [f"random walk: {error}"]) from error
 
         def _new(self, start: str) -> None:
             try:
                 self.tracker = Tracker(self.adapter, oracle, start)
-            except _Failed as exc:
+            except _FailedError as exc:
                 self._fail(exc)
             self.machine = oracle.machine(start)
 
@@ -90,7 +90,7 @@ def walk_machine(oracle: Oracle, factory: Callable[[], Adapter]) -> type[RuleBas
             note(f"{here!r} -> {to_state!r}: the spec says {'accept' if accept else 'reject'}")
             try:
                 self.tracker.attempt(to_state, accept, why)
-            except _Failed as exc:
+            except _FailedError as exc:
                 self._fail(exc)
 
         def _here(self) -> str:
@@ -122,7 +122,7 @@ def walk_machine(oracle: Oracle, factory: Callable[[], Adapter]) -> type[RuleBas
             if self.tracker is not None:
                 try:
                     self.tracker.expect_stored(self._here(), "between steps")
-                except _Failed as exc:
+                except _FailedError as exc:
                     self._fail(exc)
 
     ConformanceWalk.__name__ = ConformanceWalk.__qualname__ = "ConformanceWalk"

@@ -237,7 +237,7 @@ def instrument(module: types.ModuleType, collector: Collector) -> bool:
     original_transition = machine.transition
 
     @functools.wraps(original_init)
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
         original_init(self, *args, **kwargs)
         collector.state(key, str(self.state.value))
 
@@ -252,7 +252,7 @@ def instrument(module: types.ModuleType, collector: Collector) -> bool:
         return found
 
     transition.statedoc_coverage = True  # type: ignore[attr-defined]
-    machine.__init__ = __init__
+    machine.__init__ = init
     machine.transition = transition
     return True
 

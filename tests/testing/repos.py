@@ -48,7 +48,7 @@ MOVES: dict[str, dict[str, frozenset[str]]] = {
 }
 
 
-class Refused(Exception):
+class RefusedError(Exception):
     """The service refused a move."""
 
 
@@ -125,7 +125,7 @@ class CheckedStore(Store):
         try:
             old = self._locked_status(row)
             if not self.allowed(old, status):
-                raise Refused(f"{old!r} -> {status!r}")
+                raise RefusedError(f"{old!r} -> {status!r}")
             self._update(row, status)
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -145,7 +145,7 @@ class TriggerStore(Store):
         try:
             self._update(row, status)
         except errors as exc:
-            raise Refused(str(exc)) from exc
+            raise RefusedError(str(exc)) from exc
 
 
 # -- deliberately wrong services ------------------------------------------------------------
@@ -167,7 +167,7 @@ class ForgetsRollback(CheckedStore):
             old = self._locked_status(row)
             self._update(row, status)
             if not self.allowed(old, status):
-                raise Refused(f"{old!r} -> {status!r}")
+                raise RefusedError(f"{old!r} -> {status!r}")
         finally:
             self.db.execute("COMMIT")
 
@@ -202,7 +202,7 @@ class StoreAdapter:
     def attempt(self, obj: int, to_state: str) -> bool:
         try:
             self.store.move(obj, to_state)
-        except Refused:
+        except RefusedError:
             return False
         return True
 

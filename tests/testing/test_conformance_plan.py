@@ -4,6 +4,7 @@ in-memory system that follows the spec (passes) or breaks it by one pair (caught
 
 from __future__ import annotations
 
+import itertools
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ def test_plans_follow_the_spec(text: str, seeds: bool, bound: int) -> None:
     assert {s: len(p) - 1 for s, p in paths.items()} == reach
     for state, path in paths.items():
         assert path[0] in e.initial and path[-1] == state
-        assert all(pair in e.transitions for pair in zip(path, path[1:], strict=False))
+        assert all(pair in e.transitions for pair in itertools.pairwise(path))
     started = set(reach) | (set(e.states) if seeds else set())
     assert set(plan.unreached) == (set() if seeds else set(e.states) - set(reach))
     by_kind = {kind: plan.of(kind) for kind in ("reach", "declared", "invalid", "undeclared")}

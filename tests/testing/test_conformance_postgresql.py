@@ -47,9 +47,7 @@ TestDeliveryTriggersOnPostgres = conformance_tests(
     spec=SEEDS["delivery"], adapter="delivery_triggers"
 )
 TestAttemptCheckedOnPostgres = conformance_tests(spec=SEEDS["attempt"], adapter="attempt_checked")
-TestAttemptTriggersOnPostgres = conformance_tests(
-    spec=SEEDS["attempt"], adapter="attempt_triggers"
-)
+TestAttemptTriggersOnPostgres = conformance_tests(spec=SEEDS["attempt"], adapter="attempt_triggers")
 
 
 def test_forgotten_rollback_is_caught_on_postgres(pg: Any) -> None:
@@ -61,7 +59,7 @@ def test_forgotten_rollback_is_caught_on_postgres(pg: Any) -> None:
         deadline=None,
         phases=(Phase.explicit, Phase.generate, Phase.shrink),
     )
-    cls = conformance_tests(spec=SEEDS["attempt"], adapter=lambda: make(), settings=walk)
+    cls = conformance_tests(spec=SEEDS["attempt"], adapter=make, settings=walk)
     with pytest.raises(ConformanceError) as caught:
         cls().test_invalid_pairs_rejected(None)
     assert (
