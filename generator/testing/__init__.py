@@ -9,7 +9,10 @@ For any generated module ``m`` (and, best, the spec document it came from):
   ``Machine`` at random with random guards and checks every attempt and invariant;
 - :func:`statedoc_tests` (alias :func:`make_tests`) packs both into a pytest class in one
   line, and :func:`render_test_module` writes such a test module (``generate --tests``);
-- :mod:`generator.testing.strategies` generates valid and broken spec documents.
+- :mod:`generator.testing.strategies` generates valid and broken spec documents;
+- :func:`conformance_tests` proves *your service* against a spec through an :class:`Adapter`
+  (:mod:`generator.testing.conformance`), and :mod:`generator.testing.coverage` measures which
+  transitions your own tests exercised (pytest: ``--statedoc-coverage``).
 
 Usage in a downstream project::
 
@@ -33,6 +36,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from generator.testing.conformance import (
+        Adapter,
+        ConformanceError,
+        conformance_tests,
+        render_conformance_skeleton,
+    )
+    from generator.testing.coverage import Collector, CoveringAdapter
     from generator.testing.exhaustive import (
         Expected,
         ExpectedTransition,
@@ -51,6 +61,12 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
+    "Adapter": "conformance",
+    "ConformanceError": "conformance",
+    "conformance_tests": "conformance",
+    "render_conformance_skeleton": "conformance",
+    "Collector": "coverage",
+    "CoveringAdapter": "coverage",
     "Expected": "exhaustive",
     "ExpectedTransition": "exhaustive",
     "SpecError": "exhaustive",
@@ -66,15 +82,21 @@ _WHERE = {
 }
 
 __all__ = [
+    "Adapter",
+    "Collector",
+    "ConformanceError",
+    "CoveringAdapter",
     "Expected",
     "ExpectedTransition",
     "SpecError",
     "check_against",
     "check_module",
+    "conformance_tests",
     "find_generated_modules",
     "import_generated",
     "load_spec",
     "make_tests",
+    "render_conformance_skeleton",
     "render_test_module",
     "state_machine_for",
     "statedoc_tests",

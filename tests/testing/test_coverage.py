@@ -46,6 +46,14 @@ def test_the_covering_adapter_records_what_went_through_it() -> None:
     assert report["covered"] == 6 and report["total"] == 11 and report["percent"] == 54.55
 
 
+def test_without_a_collector_the_covering_adapter_only_passes_through() -> None:
+    store = StoreAdapter(CheckedStore.sqlite("attempt"))
+    system = CoveringAdapter(store, None, ROOT / SEEDS["attempt"])
+    row = system.create("pending")
+    assert system.attempt(row, "running") and not system.attempt(row, "pending")
+    assert system.read(row) == "running"
+
+
 def test_instrumented_machines_record_and_behave_the_same() -> None:
     module: Any = import_generated(ATTEMPT_MODULE)
     collector = Collector()
