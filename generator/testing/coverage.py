@@ -5,9 +5,10 @@ A :class:`Collector` knows the specs to measure (each linted from its document; 
 the spec id *and* the SHA-256 of the document's bytes, so a module generated from another
 revision or from a test's made-up spec never counts) and records what happened:
 
-- :func:`instrument` wraps ``Machine.__init__`` and ``Machine.transition`` of a generated module
-  (the pytest plugin does it for every generated module it finds imported; the in-memory
-  oracle of :mod:`generator.testing.conformance` is never instrumented);
+- :func:`instrument` wraps ``Machine.__init__`` and ``Machine.transition`` of a generated module,
+  and :func:`hook_class_creation` does it to every generated ``Machine`` as its class is
+  created (the pytest plugin uses both; the in-memory oracle of
+  :mod:`generator.testing.conformance` is never instrumented);
 - :meth:`Collector.listener` is a ``Machine`` listener for machines you build yourself;
 - :class:`CoveringAdapter` wraps a conformance :class:`~generator.testing.conformance.Adapter`
   and records what your tests did through it, rejections included.
@@ -25,7 +26,7 @@ import os
 import threading
 import types
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -222,17 +223,28 @@ def is_generated(module: object) -> bool:
     )
 
 
+def _generated_globals(names: Mapping[str, Any]) -> Key | None:
+    """The spec key of a generated module's namespace (None for anything else, or an oracle)."""
+    spec_id, sha256 = names.get("SPEC_ID"), names.get("SPEC_SHA256")
+    if names.get("__statedoc_oracle__") or not isinstance(spec_id, str):
+        return None
+    return (spec_id, sha256) if isinstance(sha256, str) else None
+
+
 def instrument(module: types.ModuleType, collector: Collector) -> bool:
     """Record ``module``'s machines into ``collector``; False if it is no generated module or
     was instrumented already. The behaviour of the module is unchanged."""
     if not is_generated(module):
         return False
     m: Any = module
-    key: Key = (m.SPEC_ID, m.SPEC_SHA256)
-    machine: Any = m.Machine
+    return instrument_class(m.Machine, (m.SPEC_ID, m.SPEC_SHA256), collector)
+
+
+def instrument_class(machine: Any, key: Key, collector: Collector) -> bool:
+    """Wrap ``Machine.__init__`` and ``Machine.transition`` of one generated module: created
+    states, accepted steps and rejected attempts go to ``collector`` under ``key``."""
     if getattr(machine.transition, "statedoc_coverage", False):
         return False  # instrumented already (through another module holding the class)
-    transition_error: Any = getattr(m, "TransitionError", ())
     original_init = machine.__init__
     original_transition = machine.transition
 
@@ -245,8 +257,10 @@ def instrument(module: types.ModuleType, collector: Collector) -> bool:
     def transition(self: Any, to: Any, /, **context: Any) -> Any:
         try:
             found = original_transition(self, to, **context)
-        except transition_error as exc:
-            collector.attempt(key, str(exc.from_state.value), str(exc.to_state.value), False)
+        except Exception as exc:
+            source, target = getattr(exc, "from_state", None), getattr(exc, "to_state", None)
+            if source is not None and target is not None:  # a TransitionError of the module
+                collector.attempt(key, str(source.value), str(target.value), False)
             raise
         collector.attempt(key, str(found.from_state.value), str(found.to_state.value), True)
         return found
@@ -255,6 +269,35 @@ def instrument(module: types.ModuleType, collector: Collector) -> bool:
     machine.__init__ = init
     machine.transition = transition
     return True
+
+
+def hook_class_creation(collector: Collector) -> Callable[[], None]:
+    """Instrument every generated ``Machine`` the moment its class is created, however its
+    module is loaded (``import``, ``spec_from_file_location``, ``exec``); returns the undo.
+
+    It wraps ``builtins.__build_class__``: one extra call per class statement, and a look at
+    the namespace only for classes named ``Machine``.
+    """
+    import builtins
+
+    original = builtins.__build_class__
+
+    def build_class(func: Any, name: str, *bases: Any, **kwargs: Any) -> Any:
+        cls = original(func, name, *bases, **kwargs)
+        if name == "Machine":
+            key = _generated_globals(getattr(func, "__globals__", {}))
+            if key is not None:
+                instrument_class(cls, key, collector)
+        return cls
+
+    namespace: Any = builtins
+    namespace.__build_class__ = build_class
+
+    def undo() -> None:
+        if namespace.__build_class__ is build_class:
+            namespace.__build_class__ = original
+
+    return undo
 
 
 def instrument_loaded(collector: Collector, seen: set[int]) -> int:

@@ -8,11 +8,12 @@ Registered through the ``pytest11`` entry point ``statedoc``; it does nothing un
 - ``--statedoc-fail-under=N``: fail the run (exit 1) when the total is below N percent;
 - ``--statedoc-coverage-json=PATH``: also write the report as JSON (for CI).
 
-Before each test's call phase every generated module found in ``sys.modules`` is instrumented
-(:func:`generator.testing.coverage.instrument`), so modules imported at collection or by
-fixtures count from the first test on; a module a test body imports itself counts from the
-next test (use :meth:`~generator.testing.coverage.Collector.listener` or
-:class:`~generator.testing.coverage.CoveringAdapter` with :func:`active` for those).
+Every generated ``Machine`` is instrumented the moment its class is created, however its
+module is loaded (:func:`generator.testing.coverage.hook_class_creation`), and those already
+imported when the run starts are instrumented then (and again before each test, a cheap
+safety net). Record what no generated ``Machine`` sees (your own service through an adapter)
+with :class:`~generator.testing.coverage.CoveringAdapter` and
+:func:`~generator.testing.coverage.active`.
 Imports nothing of statedoc until coverage is asked for.
 """
 
@@ -26,6 +27,7 @@ import pytest
 
 _KEY = pytest.StashKey[Any]()
 _SEEN = pytest.StashKey[set[int]]()
+_UNDO = pytest.StashKey[Any]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -79,6 +81,8 @@ def pytest_configure(config: pytest.Config) -> None:
     problems = collector.add_specs(given or list(settings.specs), settings.root)
     config.stash[_KEY] = (collector, problems)
     config.stash[_SEEN] = set()
+    config.stash[_UNDO] = coverage.hook_class_creation(collector)
+    coverage.instrument_loaded(collector, config.stash[_SEEN])
     coverage.ACTIVE = collector
 
 
@@ -86,6 +90,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if _KEY in config.stash:
         from generator.testing import coverage
 
+        config.stash[_UNDO]()
         coverage.ACTIVE = None
 
 

@@ -15,7 +15,12 @@ import pytest
 
 from generator.testing import import_generated
 from generator.testing.conformance import load_oracle
-from generator.testing.coverage import Collector, CoveringAdapter, instrument
+from generator.testing.coverage import (
+    Collector,
+    CoveringAdapter,
+    hook_class_creation,
+    instrument,
+)
 
 from .repos import ROOT, SEEDS, CheckedStore, StoreAdapter
 
@@ -85,6 +90,23 @@ def test_only_the_measured_spec_revision_counts_and_never_the_oracle() -> None:
     assert found.totals()[0] == 0
 
 
+def test_machines_are_instrumented_as_their_class_is_created() -> None:
+    collector = Collector()
+    found = collector.add_spec(ROOT / SEEDS["attempt"])
+    undo = hook_class_creation(collector)
+    try:
+        module: Any = import_generated(ATTEMPT_MODULE)
+        oracle: Any = load_oracle(ROOT / SEEDS["attempt"]).module
+    finally:
+        undo()
+    later: Any = import_generated(ATTEMPT_MODULE)
+    module.Machine().transition("failed")
+    oracle.Machine().transition("running")
+    later.Machine().transition("running")
+    assert dict(found.transitions) == {("pending", "failed"): 1}
+    assert not instrument(module, collector)  # already done
+
+
 def test_a_listener_records_machines_built_by_hand() -> None:
     module: Any = import_generated(ATTEMPT_MODULE)
     collector = Collector()
@@ -105,10 +127,9 @@ def test_the_plugin_is_registered_through_pytest11() -> None:
 USER_TEST = """
 from generator.testing import import_generated
 
-attempt = import_generated({module!r})
-
 
 def test_start() -> None:
+    attempt = import_generated({module!r})  # loaded inside the test body: still counted
     machine = attempt.Machine()
     machine.transition("running")
 """
