@@ -282,7 +282,7 @@ def hook_class_creation(collector: Collector) -> Callable[[], None]:
 
     original = builtins.__build_class__
 
-    def build_class(func: Any, name: str, *bases: Any, **kwargs: Any) -> Any:
+    def build_class(func: Any, name: str, /, *bases: Any, **kwargs: Any) -> Any:
         cls = original(func, name, *bases, **kwargs)
         if name == "Machine":
             key = _generated_globals(getattr(func, "__globals__", {}))

@@ -107,6 +107,25 @@ def test_machines_are_instrumented_as_their_class_is_created() -> None:
     assert not instrument(module, collector)  # already done
 
 
+class Named:
+    def __init_subclass__(cls, name: str = "", func: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.label = name + func  # type: ignore[attr-defined]
+
+
+def test_the_class_hook_passes_every_class_keyword_through() -> None:
+    """Regression: psycopg declares classes with ``name=`` keywords; the hook took them."""
+    undo = hook_class_creation(Collector())
+    try:
+
+        class Labelled(Named, name="a", func="b"):
+            pass
+
+    finally:
+        undo()
+    assert Labelled.label == "ab"  # type: ignore[attr-defined]
+
+
 def test_a_listener_records_machines_built_by_hand() -> None:
     module: Any = import_generated(ATTEMPT_MODULE)
     collector = Collector()
