@@ -168,3 +168,31 @@ def test_the_readme_adapter_example_is_true() -> None:
         getattr(cls(), name)(None)
     for name in ("test_invalid_pairs_rejected", "test_undeclared_rejected"):
         getattr(cls(), name)(None)
+
+
+class SeedingAdapter(StoreAdapter):
+    """Stores objects in any state directly (a fixture INSERT: no triggers on this table)."""
+
+    seeds_any_state = True
+
+
+def test_an_adapter_that_seeds_any_state_shortens_the_path() -> None:
+    good = conformance_tests(
+        spec=SEEDS["delivery"],
+        adapter=lambda: SeedingAdapter(CheckedStore.sqlite("delivery")),
+        settings=QUICK,
+    )
+    good().test_random_walk(None)
+    wrong = conformance_tests(
+        spec=SEEDS["delivery"],
+        adapter=lambda: SeedingAdapter(MissingTransition.sqlite("delivery")),
+        settings=QUICK.__class__(QUICK, max_examples=200),
+    )
+    with pytest.raises(ConformanceError) as caught:
+        wrong().test_random_walk(None)
+    # Resumed straight in 'failed': shorter than any path from 'pending'.
+    assert (
+        str(caught.value)
+        .rstrip()
+        .endswith("path: create 'failed'; 'failed' -> 'superseded' rejected")
+    ), str(caught.value)
