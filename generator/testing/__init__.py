@@ -10,7 +10,10 @@ For any generated module ``m`` (and, best, the spec document it came from):
 - :func:`statedoc_tests` (alias :func:`make_tests`) packs both into a pytest class in one
   line, and :func:`render_test_module` writes such a test module (``generate --tests``);
 - :mod:`generator.testing.documents` generates valid spec documents (written by
-  :mod:`generator.testing.yaml_writer`), :mod:`generator.testing.breakers` broken ones.
+  :mod:`generator.testing.yaml_writer`), :mod:`generator.testing.breakers` broken ones;
+- :func:`conformance_tests` proves *your service* against a spec through an :class:`Adapter`
+  (:mod:`generator.testing.conformance`), and :mod:`generator.testing.coverage` measures which
+  transitions your own tests exercised (pytest: ``--statedoc-coverage``).
 
 Usage in a downstream project::
 
@@ -35,6 +38,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from generator.testing.checks import check_against, check_module
+    from generator.testing.conformance import (
+        Adapter,
+        ConformanceError,
+        conformance_tests,
+        render_conformance_skeleton,
+    )
+    from generator.testing.coverage import Collector, CoveringAdapter
     from generator.testing.expected import Expected, ExpectedTransition, SpecError, load_spec
     from generator.testing.machine import state_machine_for
     from generator.testing.pytest_plugin import (
@@ -46,6 +56,12 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
+    "Adapter": "conformance",
+    "ConformanceError": "conformance",
+    "conformance_tests": "conformance",
+    "render_conformance_skeleton": "conformance",
+    "Collector": "coverage",
+    "CoveringAdapter": "coverage",
     "Expected": "expected",
     "ExpectedTransition": "expected",
     "SpecError": "expected",
@@ -61,15 +77,21 @@ _WHERE = {
 }
 
 __all__ = [
+    "Adapter",
+    "Collector",
+    "ConformanceError",
+    "CoveringAdapter",
     "Expected",
     "ExpectedTransition",
     "SpecError",
     "check_against",
     "check_module",
+    "conformance_tests",
     "find_generated_modules",
     "import_generated",
     "load_spec",
     "make_tests",
+    "render_conformance_skeleton",
     "render_test_module",
     "state_machine_for",
     "statedoc_tests",
