@@ -37,6 +37,7 @@ class Target(Protocol):
 #: Target name -> ``"module:factory"``. Adding a target adds one line here.
 REGISTRY: dict[str, str] = {
     "sql": "generator.targets.sql:SqlTarget",
+    "typescript": "generator.targets.typescript:TypeScriptTarget",
 }
 
 
