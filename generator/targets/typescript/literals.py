@@ -70,7 +70,8 @@ def tsliteral(value: object) -> str:
 
 def ts_comment(text: str) -> str:
     """``text`` for a one-line ``//`` comment or a line of a ``/** */`` block: non-printable
-    characters become ``\\uXXXX``, and ``*/`` cannot close the block (``*\\/``)."""
+    characters become ``\\uXXXX``, ``*/`` cannot close the block (``*\\/``), and neither
+    ``</script>`` nor ``<!--`` can end or hide an inline HTML script."""
     out: list[str] = []
     for char in text:
         if char.isprintable() or char == " ":
@@ -79,4 +80,4 @@ def ts_comment(text: str) -> str:
             out.append(f"\\U{ord(char):08X}")
         else:
             out.append(f"\\u{ord(char):04X}")
-    return "".join(out).replace("*/", "*\\/")
+    return "".join(out).replace("*/", "*\\/").replace("</", "<\\/").replace("<!--", "<\\!--")

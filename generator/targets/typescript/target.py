@@ -1,4 +1,5 @@
-"""The ``typescript`` target: per spec ``<area>/<module>/<name>.ts``, a dependency-free ES module."""
+"""The ``typescript`` target: per spec ``<area>/<module>/<name>.ts``, a dependency-free ES
+module next to the Python one (or under its own output folder)."""
 
 from __future__ import annotations
 
@@ -33,9 +34,7 @@ def base_path(document: Document) -> str:
 def module_text(document: Document, source: str) -> str:
     from generator.render import document_sha256
 
-    return render_module(
-        document.spec, relative=source, sha256=document_sha256(document.source)
-    )
+    return render_module(document.spec, relative=source, sha256=document_sha256(document.source))
 
 
 @dataclass
