@@ -57,7 +57,11 @@ for (const item of JSON.parse(process.argv[2])) {
     await import(new URL(item.path, import.meta.url).href);
     results.push({ path: item.path, ok: true, message: "" });
   } catch (error) {
-    results.push({ path: item.path, ok: false, message: String(error && error.stack || error) });
+    let message = String((error && error.stack) || error);
+    for (let cause = error && error.cause; cause; cause = cause.cause) {
+      message += "\\nCaused by: " + String(cause.stack || cause);  // fast-check 4 wraps failures
+    }
+    results.push({ path: item.path, ok: false, message });
   }
 }
 process.stdout.write(JSON.stringify(results));
