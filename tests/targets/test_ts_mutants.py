@@ -190,7 +190,8 @@ MUTANTS = (
         lambda s, _: before(
             s,
             FINAL,
-            '_INVALID_LIST = _INVALID_LIST.map(([a, b, why]) => [a, b, why + " (edited)"] as const);',
+            "_INVALID_LIST = _INVALID_LIST.map(([a, b, why]) => "
+            '[a, b, why + " (edited)"] as const);',
         ),
         _has_invalid,
     ),
@@ -211,7 +212,8 @@ MUTANTS = (
             sub(
                 s,
                 r"^    _reject\(from, to\);",
-                "    return _WHY.get(from)?.has(to) === true ? _reject(from, to) : _mutantRecord(from, to);",
+                "    return _WHY.get(from)?.has(to) === true "
+                "? _reject(from, to) : _mutantRecord(from, to);",
             )
         ),
         lambda spec: _undeclared(spec) is not None,
@@ -222,7 +224,8 @@ MUTANTS = (
         lambda s, _: sub(
             s,
             r"return _OUT\.get\(_state\(from\)\)\?\.has\(target\) === true;",
-            "return _OUT.get(_state(from))?.has(target) === true || _WHY.get(from)?.has(target) === true;",
+            "return _OUT.get(_state(from))?.has(target) === true "
+            "|| _WHY.get(from)?.has(target) === true;",
         ),
         _has_invalid,
     ),
@@ -250,7 +253,8 @@ MUTANTS = (
         lambda s, _: sub(
             s,
             r"^export const TERMINAL: ReadonlySet<State> = new _FrozenSet<State>\(\[",
-            "export const TERMINAL: ReadonlySet<State> = new _FrozenSet<State>([]);\nexport const _UNUSED = ([",
+            "export const TERMINAL: ReadonlySet<State> = new _FrozenSet<State>([]);\n"
+            "export const _UNUSED = ([",
         ),
         lambda spec: bool(spec.terminal_states),
     ),
@@ -260,7 +264,8 @@ MUTANTS = (
         lambda s, _: sub(
             s,
             r"^export const INITIAL: ReadonlySet<State> = new _FrozenSet<State>\(\[",
-            "export const INITIAL: ReadonlySet<State> = new _FrozenSet<State>(_STATES);\nexport const _UNUSED = ([",
+            "export const INITIAL: ReadonlySet<State> = new _FrozenSet<State>(_STATES);\n"
+            "export const _UNUSED = ([",
         ),
         lambda spec: set(spec.initial_states) != set(spec.state_names),
     ),
