@@ -52,8 +52,9 @@ def test_random_specs_typecheck_and_pass_their_property_tests(tmp_path: Path) ->
     tests = [path for path in files if path.endswith(".test.ts")]
     results = run_tests(compiled, tests, runs=scaled(50, minimum=10))
     failed = {path: error for path, (ok, error) in results.items() if not ok}
+    by_folder = {subject.name: subject for subject in chosen}
     report = [
-        f"{path}:\n{error}\n-- spec:\n{chosen[int(Path(path).parent.name[1:])].document.source.text}"
+        f"{path}:\n{error}\n-- spec:\n{by_folder[Path(path).parent.name].document.source.text}"
         for path, error in failed.items()
     ]
     assert not failed, "\n\n".join(report)
