@@ -392,3 +392,9 @@ def test_the_hostile_spec_shows_every_defect() -> None:
 
 def test_mutant_names_are_unique() -> None:
     assert len({m.name for m in MUTANTS}) == len(MUTANTS)
+
+
+def test_the_readme_counts_the_mutants() -> None:
+    readme = (Path(__file__).resolve().parent.parent.parent / "README.md").read_text()
+    found = re.search(r"kills (\d+) kinds of deliberately broken TypeScript", readme)
+    assert found is not None and int(found.group(1)) == len(MUTANTS)
