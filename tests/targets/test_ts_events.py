@@ -191,3 +191,17 @@ def test_the_generated_tests_kill_the_event_mutants(tmp_path: Path) -> None:
     for path, (passed, error) in results.items():
         assert not passed, f"{path} survived"
         assert "[statedoc]" in error, error
+
+
+def test_events_that_collide_as_keys_are_refused() -> None:
+    import pytest
+
+    from generator.targets.typescript import TypeScriptError
+
+    spec, sha256 = tcp_spec()
+    first = spec.transitions[0]
+    assert isinstance(first, EventTransition)
+    twin = dataclasses.replace(first, to_state="syn-sent", event="passive-open")
+    clashing = dataclasses.replace(spec, transitions=(*spec.transitions, twin))
+    with pytest.raises(TypeScriptError, match="both map to the key PASSIVE_OPEN"):
+        render_module(clashing, relative="specs/net/tcp.md", sha256=sha256)

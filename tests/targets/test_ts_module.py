@@ -169,3 +169,25 @@ def test_the_strict_flags_are_on(flag: str) -> None:
     from ts_harness import COMPILER_OPTIONS
 
     assert COMPILER_OPTIONS[flag] is True and COMPILER_OPTIONS["strict"] is True
+
+
+def test_what_typescript_cannot_hold_faithfully_is_refused() -> None:
+    """Lint reports these (SD110, SD104), but a rule can be ignored: generation must refuse
+    rather than merge two states into one key or make a pair both declared and invalid."""
+    import dataclasses
+
+    from generator.targets.typescript import TypeScriptError
+    from generator.targets.typescript.render import render_module
+
+    spec = SUBJECTS["workspace_export_delivery"].document.spec
+    twin = dataclasses.replace(spec.states[0], name="PENDING")
+    with pytest.raises(TypeScriptError, match="SD110"):
+        render_module(
+            dataclasses.replace(spec, states=(*spec.states, twin)), relative="x", sha256="0"
+        )
+    first = spec.transitions[0]
+    clash = dataclasses.replace(
+        spec.invalid[0], from_state=first.from_state, to_state=first.to_state
+    )
+    with pytest.raises(TypeScriptError, match="SD104"):
+        render_module(dataclasses.replace(spec, invalid=(clash,)), relative="x", sha256="0")
