@@ -321,6 +321,17 @@ MUTANTS = (
         lambda s, _: sub(s, r"if \(this\.#busy\) \{", "if (false as boolean) {"),
     ),
     Mutant(
+        "listener-error-undoes-transition",
+        "a listener that throws rolls the state back (the transition was performed)",
+        lambda s, _: sub(
+            s,
+            r"(for \(const listener of this\.#listeners\) \{\n\s*"
+            r"listener\(found, context\);\n\s*\})\n(\s*)\} finally \{",
+            r"\1\n\2} catch (error) {\n\2  this.#state = found.from;\n"
+            r"\2  throw error;\n\2} finally {",
+        ),
+    ),
+    Mutant(
         "sets-writable",
         "INITIAL, TERMINAL and targets() can be changed at run time",
         lambda s, _: sub(
