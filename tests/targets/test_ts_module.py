@@ -191,3 +191,34 @@ def test_what_typescript_cannot_hold_faithfully_is_refused() -> None:
     )
     with pytest.raises(TypeScriptError, match="SD104"):
         render_module(dataclasses.replace(spec, invalid=(clash,)), relative="x", sha256="0")
+
+
+def test_the_node_packages_are_pinned_in_the_lockfile() -> None:
+    import json
+    import re
+
+    from ts_harness import LOCKFILE, TS_DIR
+
+    package = json.loads((TS_DIR / "package.json").read_text())
+    lock = json.loads(LOCKFILE.read_text())
+    assert set(package["dependencies"]) == {"typescript", "fast-check", "xstate"}
+    for name, version in package["dependencies"].items():
+        assert re.fullmatch(r"\d+\.\d+\.\d+", version), (name, version)
+        assert lock["packages"][f"node_modules/{name}"]["version"] == version
+    assert package["dependencies"]["xstate"].startswith("5.")
+
+
+def test_a_generated_test_finds_its_module_across_folders(tmp_path: Path) -> None:
+    """``generate --tests DIR`` layout: the test in DIR imports the module under ``out``."""
+    settings = load_config(ROOT)
+    subject = SUBJECTS["provisioning_attempt"]
+    ((module_path, module),) = get_target("typescript").files(subject.document, settings).items()
+    tests = TypeScriptTestsTarget(settings.root / "tests" / "ts")
+    ((test_path, test),) = tests.files(subject.document, settings).items()
+    out = settings.out.relative_to(settings.root).as_posix()
+    files = {f"{out}/{module_path}": module.decode(), f"tests/ts/{test_path}": test.decode()}
+    compiled = compile_project(tmp_path, files)
+    assert compiled.returncode == 0, compiled.errors
+    assert run_tests(compiled, [f"tests/ts/{test_path}"], runs=20) == {
+        f"tests/ts/{test_path}": (True, "")
+    }
