@@ -63,6 +63,8 @@ def helper(source: str) -> str:
     return source + RECORD
 
 
+#: A TypeScript string literal as ``tsliteral`` writes it.
+STRING = r'"(?:[^"\\]|\\.)*"'
 FINAL = r"_TRANSITION_LIST = Object\.freeze\(_TRANSITION_LIST\);"
 BARE_LOOKUP = r"const found = _OUT\.get\(this\.#state\)\?\.get\(to\);"
 ALLOW_INVALID = (
@@ -330,6 +332,12 @@ MUTANTS = (
             r"\1\n\2} catch (error) {\n\2  this.#state = found.from;\n"
             r"\2  throw error;\n\2} finally {",
         ),
+    ),
+    Mutant(
+        "meaning-lost",
+        "describe() and MEANINGS drop the spec's meaning of the first state",
+        lambda s, _: sub(s, rf"(= _byState\(\[\n  \[{STRING}), {STRING}\],", r"\1, null],"),
+        lambda spec: spec.states[0].meaning is not None,
     ),
     Mutant(
         "sets-writable",
