@@ -222,3 +222,20 @@ def test_a_generated_test_finds_its_module_across_folders(tmp_path: Path) -> Non
     assert run_tests(compiled, [f"tests/ts/{test_path}"], runs=20) == {
         f"tests/ts/{test_path}": (True, "")
     }
+
+
+def test_importing_the_target_does_not_import_jinja2() -> None:
+    """The registry imports a target to list or use it; Jinja2 waits for the first render."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from generator.targets import get_target\n"
+        "get_target('typescript')\n"
+        "assert 'jinja2' not in sys.modules, 'jinja2 imported'\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
