@@ -59,6 +59,7 @@ REGISTRY: dict[str, str] = {
     "mermaid": "generator.targets.mermaid:MermaidTarget",
     "tests": "generator.targets.tests:TestsTarget",
     "sql": "generator.targets.sql:SqlTarget",
+    "typescript": "generator.targets.typescript:TypeScriptTarget",
 }
 #: What ``generate`` writes when neither ``[tool.statedoc] targets`` nor ``--target`` says.
 DEFAULT_TARGETS: tuple[str, ...] = ("python", "mermaid")

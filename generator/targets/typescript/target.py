@@ -1,0 +1,52 @@
+"""The ``typescript`` target: per spec ``<area>/<module>/<name>.ts``, a dependency-free ES
+module next to the Python one (or under its own output folder)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.names import snake_name
+from generator.targets.typescript.render import has_header, render_module
+
+if TYPE_CHECKING:
+    from generator.config import Config
+    from generator.document import Document
+
+
+def spec_source(document: Document, root: Path) -> str:
+    """The document's path relative to the project root when inside it (for headers)."""
+    path = Path(os.path.abspath(document.path))
+    try:
+        return path.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return Path(document.path).as_posix()
+
+
+def base_path(document: Document) -> str:
+    """``<area>/<module>/<name>``, the same layout as the Python module."""
+    spec = document.spec
+    return "/".join(snake_name(p) for p in (spec.product_area, spec.module, spec.title))
+
+
+def module_text(document: Document, source: str) -> str:
+    from generator.render import document_sha256
+
+    return render_module(document.spec, relative=source, sha256=document_sha256(document.source))
+
+
+@dataclass
+class TypeScriptTarget:
+    """Generates one TypeScript module per spec (see :mod:`generator.targets.typescript`)."""
+
+    name: str = "typescript"
+
+    def files(self, document: Document, settings: Config) -> dict[str, bytes]:
+        """Raises :class:`TypeScriptError` when the spec cannot be written as TypeScript."""
+        text = module_text(document, spec_source(document, settings.root))
+        return {f"{base_path(document)}.ts": text.encode("utf-8")}
+
+    def owns(self, path: str, first_line: str) -> bool:
+        return path.endswith(".ts") and not path.endswith(".test.ts") and has_header(first_line)

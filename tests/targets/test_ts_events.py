@@ -1,0 +1,207 @@
+"""Events in the TypeScript target (issue 14's optional ``event`` per transition).
+
+The model does not have the field yet, so the spec here is hand-built: a linted TCP-like
+document whose transitions are swapped for records that carry ``event`` (the renderer reads it
+with ``getattr``). Several transitions share a pair with different events, and one event
+leads from one state to two targets told apart by guards. The generated test checks ``fire``
+over every (state, event) and in its random command sequences; a scripted walk does the
+handshake and the teardown; two event mutants must be killed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ts_harness import compile_project, run_script, run_tests
+
+from generator.model import Spec
+from generator.render import document_sha256
+from generator.targets.typescript.render import render_module
+from generator.targets.typescript.tests import render_test
+
+from .ts_support import load
+
+TCP = """\
+---
+id: STATE-NET-TCP-001
+title: TCP connection
+object: DOM-NET-TCP-001
+product_area: net
+module: tcp
+revision: 1
+status: draft
+initial: [closed]
+states:
+  - {name: closed}
+  - {name: listen}
+  - {name: syn-sent}
+  - {name: syn-received}
+  - {name: established}
+  - {name: fin-wait}
+  - {name: time-wait}
+transitions:
+  - {from: closed, to: listen, trigger: t}
+---
+
+# TCP connection
+"""
+
+#: (from, to, event): established -> closed twice (abort, rcv_rst); syn-sent + rcv_syn has
+#: two targets (a guard on syn-sent -> established decides); one transition has no event.
+EDGES = (
+    ("closed", "listen", "passive_open"),
+    ("closed", "syn-sent", "active_open"),
+    ("listen", "syn-received", "rcv_syn"),
+    ("syn-sent", "established", "rcv_syn"),
+    ("syn-sent", "syn-received", "rcv_syn"),
+    ("syn-received", "established", "rcv_ack"),
+    ("established", "fin-wait", "close"),
+    ("established", "closed", "abort"),
+    ("established", "closed", "rcv_rst"),
+    ("fin-wait", "time-wait", "rcv_fin"),
+    ("time-wait", "closed", None),
+    ("listen", "closed", "close"),
+)
+
+
+@dataclass(frozen=True)
+class EventTransition:
+    """The model's transition plus the ``event`` field issue 14 adds."""
+
+    from_state: str
+    to_state: str
+    trigger: str
+    guard: str | None
+    side_effects: tuple[str, ...]
+    who: str | None
+    provenance: str | None
+    source: str | None
+    path: tuple[str | int, ...]
+    event: str | None
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        return (self.from_state, self.to_state)
+
+
+def tcp_spec() -> tuple[Spec, str]:
+    document = load(TCP, "specs/net/tcp.md")
+    transitions = tuple(
+        EventTransition(a, b, f"{event or 'timeout'} in {a}", None, (), None, None, None, (), event)
+        for a, b, event in EDGES
+    )
+    spec = dataclasses.replace(document.spec, transitions=transitions)  # type: ignore[arg-type]
+    return spec, document_sha256(document.source)
+
+
+WALK = """\
+import * as tcp from "./tcp.js";
+
+declare const console: { log(text: string): void };
+const out: unknown[] = [];
+const server = new tcp.Machine();
+for (const event of [tcp.Event.PASSIVE_OPEN, tcp.Event.RCV_SYN, tcp.Event.RCV_ACK, tcp.Event.CLOSE,
+  tcp.Event.RCV_FIN]) {
+  out.push(server.fire(event).to);
+}
+out.push(server.transition("closed").from);
+const client = new tcp.Machine("closed", {
+  guards: { "syn-sent": { established: (c) => c["ack"] === true } },
+});
+client.fire("active_open");
+out.push(client.fire("rcv_syn", { ack: false }).to);
+try {
+  client.fire("rcv_fin");
+} catch (error) {
+  const refused = error as tcp.UndeclaredEventError;
+  out.push(refused.name, refused instanceof tcp.TransitionError, refused.event);
+}
+const other = new tcp.Machine("syn-sent", { guards: { "syn-sent": { established: () => true } } });
+out.push(other.fire("rcv_syn").to, other.fire("rcv_rst").event);
+out.push(tcp.check("established", "closed").event);
+out.push(tcp.isEvent("abort"), tcp.isEvent("nope"), Object.values(tcp.Event).length);
+console.log(JSON.stringify(out));
+"""
+
+
+def test_events_generate_fire_and_pass_their_property_tests(tmp_path: Path) -> None:
+    spec, sha256 = tcp_spec()
+    module = render_module(spec, relative="specs/net/tcp.md", sha256=sha256)
+    assert "export const Event = Object.freeze(" in module and "fire(event: Event" in module
+    test = render_test(spec, relative="specs/net/tcp.md", sha256=sha256, module_import="./tcp.js")
+    files = {"tcp.ts": module, "tcp.test.ts": test, "walk.ts": WALK}
+    compiled = compile_project(tmp_path, files)
+    assert compiled.returncode == 0, compiled.errors
+    assert run_tests(compiled, ["tcp.test.ts"], runs=100) == {"tcp.test.ts": (True, "")}
+    result = run_script(compiled, "js/walk.js")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [
+        "listen",
+        "syn-received",
+        "established",
+        "fin-wait",
+        "time-wait",
+        "time-wait",
+        "syn-received",
+        "UndeclaredEventError",
+        True,
+        "rcv_fin",
+        "established",
+        "rcv_rst",
+        "abort",
+        True,
+        False,
+        8,
+    ]
+
+
+EVENT_MUTANTS = {
+    "event-leads-to-the-wrong-target": (
+        "if (t.event !== null) {",
+        "if (t.event !== null && t !== _TRANSITION_LIST[0]) {",
+    ),
+    "event-fires-from-a-state-that-does-not-declare-it": (
+        "const candidates = _FIRE.get(this.#state)?.get(event) ?? [];",
+        "const candidates = _FIRE.get(this.#state)?.get(event) ?? "
+        "[..._FIRE.values()].flatMap((m) => m.get(event) ?? []).slice(0, 1);",
+    ),
+    "fire-ignores-guards": (
+        "if (this.#allows(candidate, view)) {",
+        "if (this.#allows(candidate, view) || candidate === first) {",
+    ),
+}
+
+
+def test_the_generated_tests_kill_the_event_mutants(tmp_path: Path) -> None:
+    spec, sha256 = tcp_spec()
+    module = render_module(spec, relative="specs/net/tcp.md", sha256=sha256)
+    test = render_test(spec, relative="specs/net/tcp.md", sha256=sha256, module_import="./tcp.js")
+    files: dict[str, str] = {}
+    for name, (old, new) in EVENT_MUTANTS.items():
+        assert module.count(old) == 1, f"anchor of {name} not found: update the mutant"
+        files[f"{name}/tcp.ts"] = module.replace(old, new)
+        files[f"{name}/tcp.test.ts"] = test
+    compiled = compile_project(tmp_path, files)
+    assert compiled.returncode == 0, compiled.errors
+    tests = [p for p in files if p.endswith(".test.ts")]
+    results = run_tests(compiled, tests, runs=200, seed=7)
+    for path, (passed, error) in results.items():
+        assert not passed, f"{path} survived"
+        assert "[statedoc]" in error, error
+
+
+def test_events_that_collide_as_keys_are_refused() -> None:
+    import pytest
+
+    from generator.targets.typescript import TypeScriptError
+
+    spec, sha256 = tcp_spec()
+    first = spec.transitions[0]
+    assert isinstance(first, EventTransition)
+    twin = dataclasses.replace(first, to_state="syn-sent", event="passive-open")
+    clashing = dataclasses.replace(spec, transitions=(*spec.transitions, twin))
+    with pytest.raises(TypeScriptError, match="both map to the key PASSIVE_OPEN"):
+        render_module(clashing, relative="specs/net/tcp.md", sha256=sha256)
