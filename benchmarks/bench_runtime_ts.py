@@ -65,8 +65,8 @@ def main() -> None:
     parser.add_argument("--spec", default="specs/platform/queries/workspace-export-delivery.md")
     args = parser.parse_args()
 
-    from generator.lint import lint_bytes
-    from generator.render import document_sha256
+    from generator.lint.document import lint_bytes
+    from generator.targets import document_sha256
     from generator.targets.typescript.render import render_module
 
     node, npm = shutil.which("node"), shutil.which("npm")

@@ -134,7 +134,9 @@ def resolve_targets(
     names: Sequence[str] | None, config: Config, *, tests: Path | None = None
 ) -> list[Target]:
     """The targets to run: ``names`` (``--target``), else the configured ones; ``tests``
-    (``--tests DIR``) adds the ``tests`` target. Unknown names are a usage error."""
+    (``--tests DIR``) adds the ``tests`` target, and each chosen target's own test target where
+    it has one (``tests_target(folder)``, e.g. TypeScript's fast-check tests). Unknown names are
+    a usage error."""
     chosen = list(dict.fromkeys(names or config.targets or DEFAULT_TARGETS))
     if tests is not None and "tests" not in chosen:
         chosen.append("tests")
@@ -147,7 +149,13 @@ def resolve_targets(
         )
     if "tests" in chosen and tests is None:
         raise ConfigError("the tests target writes into a folder of its own: pass --tests DIR")
-    return [get_target(name) for name in chosen]
+    resolved = [get_target(name) for name in chosen]
+    if tests is not None:
+        for target in list(resolved):
+            companion = getattr(target, "tests_target", None)
+            if companion is not None:
+                resolved.append(companion(tests))
+    return resolved
 
 
 def span_at(document: Document, key: str) -> At:
@@ -165,7 +173,7 @@ def _cache_context(targets: Sequence[Target], settings: Config) -> str:
         package = out.relative_to(settings.root.resolve()).as_posix()
     except ValueError:
         package = "/" + out.name
-    names = ",".join(target.name for target in targets)
+    names = ",".join(f"{t.name}:{getattr(t, 'folder', '')}" for t in targets)
     return f"{names}\0{settings.sql!r}\0{package}"
 
 

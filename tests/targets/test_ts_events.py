@@ -17,8 +17,8 @@ from pathlib import Path
 
 from ts_harness import compile_project, run_script, run_tests
 
-from generator.model import Spec
-from generator.render import document_sha256
+from generator.model.spec import Spec
+from generator.targets import document_sha256
 from generator.targets.typescript.render import render_module
 from generator.targets.typescript.tests import render_test
 

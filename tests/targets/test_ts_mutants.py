@@ -22,7 +22,7 @@ import pytest
 from profiles import scaled
 from ts_harness import compile_project, run_tests
 
-from generator.model import Spec
+from generator.model.spec import Spec
 
 from .ts_support import Subject, subjects
 

@@ -12,7 +12,7 @@ from profiles import scaled
 from ts_harness import compile_project, run_tests
 
 from generator.findings import Severity
-from generator.lint import lint_bytes
+from generator.lint.document import lint_bytes
 from generator.testing.strategies import Draft, spec_drafts
 
 from .ts_support import Subject

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.document import Document
-from generator.lint import lint_bytes
 from generator.render import document_sha256
+
+from generator.lint import lint_bytes
 from generator.targets.typescript.render import render_module
 from generator.targets.typescript.tests import render_test
 

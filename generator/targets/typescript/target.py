@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.names import snake_name
+from generator.model.names import snake_name
 from generator.targets.typescript.render import has_header, render_module
 
 if TYPE_CHECKING:
     from generator.config import Config
-    from generator.document import Document
+    from generator.model.document import Document
+    from generator.targets.typescript.tests import TypeScriptTestsTarget
 
 
 def spec_source(document: Document, root: Path) -> str:
@@ -32,7 +33,7 @@ def base_path(document: Document) -> str:
 
 
 def module_text(document: Document, source: str) -> str:
-    from generator.render import document_sha256
+    from generator.targets import document_sha256
 
     return render_module(document.spec, relative=source, sha256=document_sha256(document.source))
 
@@ -50,3 +51,9 @@ class TypeScriptTarget:
 
     def owns(self, path: str, first_line: str) -> bool:
         return path.endswith(".ts") and not path.endswith(".test.ts") and has_header(first_line)
+
+    def tests_target(self, folder: Path) -> TypeScriptTestsTarget:
+        """With ``generate --tests DIR``: the fast-check property test of each module."""
+        from generator.targets.typescript.tests import TypeScriptTestsTarget
+
+        return TypeScriptTestsTarget(folder)

@@ -20,8 +20,8 @@ from generator.targets.typescript.target import base_path, spec_source
 
 if TYPE_CHECKING:
     from generator.config import Config
-    from generator.document import Document
-    from generator.model import Spec
+    from generator.model.document import Document
+    from generator.model.spec import Spec
 
 
 def render_test(spec: Spec, *, relative: str, sha256: str, module_import: str) -> str:
@@ -59,9 +59,10 @@ class TypeScriptTestsTarget:
 
     folder: Path
     name: str = "typescript-tests"
+    root: str = "tests"
 
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
-        from generator.render import document_sha256
+        from generator.targets import document_sha256
 
         base = base_path(document)
         test_file = Path(os.path.relpath(self.folder / f"{base}.test.ts", settings.root))
