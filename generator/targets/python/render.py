@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.load.source import BOM, SourceText
+from generator.model.events import event_member, method_clash
 from generator.model.names import member_name, pascal_name
 from generator.model.spec import Spec
 from generator.targets.python.literals import comment_text, docstring, pyliteral
@@ -60,6 +61,11 @@ _MODULE_NAMES = frozenset(
         "UndeclaredTransitionError",
         "GuardRejectedError",
         "Machine",
+        "Event",
+        "EventNotAllowed",
+        "EventNotAllowedError",
+        "TRANSITIONS_BY_EVENT",
+        "transitions_for",
         "Guard",
         "Listener",
         "TRANSITIONS",
@@ -171,6 +177,9 @@ _PUBLIC = (
     "Listener",
     "Machine",
 )
+#: Added to ``_PUBLIC`` for a spec that declares events (and only then, so a document without
+#: events generates the same module as before events existed).
+_PUBLIC_EVENTS = ("Event", "EventNotAllowed", "TRANSITIONS_BY_EVENT", "transitions_for")
 
 #: The module docstring after its first line (``<spec id>: <title>``).
 _MODULE_DOC = (
@@ -208,6 +217,13 @@ class _TransitionView:
     who: str | None
     provenance: str | None
     source: str | None
+    event_member: str | None = None
+
+
+@dataclass(frozen=True)
+class _EventView:
+    name: str
+    member: str
 
 
 @dataclass(frozen=True)
@@ -235,6 +251,7 @@ def _members(spec: Spec) -> dict[str, str]:
         owner[member] = name
         members[name] = member
     declared: set[tuple[str, str]] = set()
+    keyed: set[tuple[str, str, str | None]] = set()
     for t in spec.transitions:
         for name in t.pair:
             if name not in members:
@@ -242,10 +259,11 @@ def _members(spec: Spec) -> dict[str, str]:
                     f"transition {t.from_state!r} -> {t.to_state!r} names "
                     f"undeclared state {name!r} (SD102)"
                 )
-        if t.pair in declared:
+        if (*t.pair, t.event) in keyed:
             raise RenderError(
                 f"transition {t.from_state!r} -> {t.to_state!r} is declared twice (SD105)"
             )
+        keyed.add((*t.pair, t.event))
         declared.add(t.pair)
     listed: set[tuple[str, str]] = set()
     for i in spec.invalid:
@@ -268,6 +286,30 @@ def _members(spec: Spec) -> dict[str, str]:
     for name in spec.initial_states:
         if name not in members:
             raise RenderError(f"initial state {name!r} is not declared (SD112)")
+    return members
+
+
+def _events(spec: Spec) -> dict[str, str]:
+    """Event name -> ``Event`` member; refuses a collision (SD116) or an event that leads
+    from one state to two targets (SD115), which ``fire`` could not honour."""
+    members: dict[str, str] = {}
+    owner: dict[str, str] = {}
+    for name in spec.events:
+        member = event_member(name)
+        if member in owner:
+            raise RenderError(
+                f"events {owner[member]!r} and {name!r} both map to the member {member} (SD116)"
+            )
+        owner[member] = name
+        members[name] = member
+    target: dict[tuple[str, str], str] = {}
+    for t in spec.transitions:
+        if t.event is not None and target.setdefault((t.from_state, t.event), t.to_state) != (
+            t.to_state
+        ):
+            raise RenderError(
+                f"event {t.event!r} leads from {t.from_state!r} to two targets (SD115)"
+            )
     return members
 
 
@@ -355,6 +397,7 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
     """The Python module for ``spec``; ``relative`` is the spec's path for the header and
     ``module`` the file's stem (for the file-level N999 suppression when ruff needs it)."""
     members = _members(spec)
+    events = _events(spec)
     meanings = {state.name: state.meaning for state in reversed(spec.states)}
     states = [_StateView(name, members[name], meanings[name]) for name in spec.state_names]
     alias = alias_name(spec.title)
@@ -382,9 +425,13 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
                 t.who,
                 t.provenance,
                 t.source,
+                None if t.event is None else events[t.event],
             )
             for t in spec.transitions
         ],
+        "events": [_EventView(name, member) for name, member in events.items()],
+        # Per-event methods only when every name is free (SD116 reports the others).
+        "event_methods": all(method_clash(name) is None for name in events),
         "invalid": [
             _InvalidView(members[i.from_state], members[i.to_state], i.why) for i in spec.invalid
         ],
@@ -392,7 +439,7 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
         "terminal": [members[name] for name in spec.terminal_states],
         "alias": alias,
         "module_doc": f"{spec.id}: {spec.title}\n\n{_MODULE_DOC}",
-        "public": sorted(_PUBLIC, key=_all_order),
+        "public": sorted(_PUBLIC + (_PUBLIC_EVENTS if events else ()), key=_all_order),
     }
     return _render("module.py.j2", context, f"{module}.py")
 
