@@ -36,6 +36,7 @@ __all__ = [
 
 def render_diagram(spec: Spec, *, relative: str) -> str:
     """The ``.mmd`` file next to a module: our header as a Mermaid comment, then the diagram."""
+    from generator.diagram.sync import event_labels
     from generator.diagram.writer import render_state_diagram  # lazy, like Jinja2
 
     diagram = render_state_diagram(
@@ -43,6 +44,7 @@ def render_diagram(spec: Spec, *, relative: str) -> str:
         [t.pair for t in spec.transitions],
         spec.initial_states,
         spec.terminal_states,
+        edge_labels=event_labels(spec),
     )
     if not diagram.endswith("\n"):
         diagram += "\n"
