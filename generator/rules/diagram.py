@@ -182,27 +182,38 @@ def diagram_edge_drift(doc: Document) -> Iterator[Hit]:
 
 def _edge_multiset_drift(doc: Document, located: _Located, diagram: Diagram) -> Iterator[Hit]:
     """SD303 for a spec that names events: each transition is one edge, so a pair is drawn
-    exactly as many times as it is declared (one labelled edge per event)."""
+    exactly as many times as it is declared (one labelled edge per event). Only the counts
+    decide; labels only say which transition a missing edge is (an edge labelled with an
+    event stands for that event's transition)."""
     names = set(doc.spec.state_names)
     wanted = Counter(t.pair for t in doc.spec.transitions)
     left = Counter(wanted)
+    labels: dict[tuple[str, str], Counter[str | None]] = {}
     for edge in diagram.edges:
         pair = (edge.src, edge.dst)
         if START_END in pair or edge.src not in names or edge.dst not in names:
             continue
         if left[pair] > 0:
             left[pair] -= 1
+            labels.setdefault(pair, Counter())[edge.label] += 1
             continue
         extra = (
             "is not a declared transition"
             if pair not in wanted
-            else (f"is declared {wanted[pair]} time(s): one edge per transition")
+            else f"is declared {wanted[pair]} time(s): one edge per transition"
         )
         yield Hit(
             f"the diagram draws {edge.src!r} --> {edge.dst!r}, which {extra}",
             span=located.at(edge.line, edge.column),
         )
-    for item in reversed(doc.spec.transitions):
+    unmatched = []
+    for item in doc.spec.transitions:
+        drawn = labels.get(item.pair)
+        if drawn is not None and item.event is not None and drawn[item.event] > 0:
+            drawn[item.event] -= 1
+        else:
+            unmatched.append(item)
+    for item in reversed(unmatched):  # the edges left over stand for the first unmatched ones
         if left[item.pair] > 0:
             left[item.pair] -= 1
             what = "" if item.event is None else f" (event {item.event!r})"
