@@ -70,6 +70,11 @@ def check_transition_record(
     if not isinstance(got, m.Transition):
         failures.add(f"{where}: expected a Transition, got {got!r}")
         return
+    event = getattr(got, "event", None)
+    if (event is None) != (want.event is None) or (
+        event is not None and (not isinstance(event, m.Event) or event.value != want.event)
+    ):
+        failures.add(f"{where}: event is {event!r}, the spec says {want.event!r}")
     for name in ("trigger", "guard", "who", "provenance", "source"):
         value, wanted = getattr(got, name), getattr(want, name)
         if value != wanted or type(value) is not type(wanted):
@@ -421,6 +426,9 @@ def check_against(module: types.ModuleType, expected: Expected) -> None:
     _check_guards(m, expected, members, failures)
     _check_queries(m, expected, members, failures)
     _check_unknown(m, expected, failures)
+    from generator.testing.events import check_events  # imports this module
+
+    check_events(m, expected, members, failures)
     failures.raise_if_any()
 
 

@@ -45,6 +45,7 @@ class ExpectedTransition:
     who: str | None
     provenance: str | None
     source: str | None
+    event: str | None = None
 
     @property
     def pair(self) -> tuple[str, str]:
@@ -70,6 +71,15 @@ class Expected:
     title: str | None = None
     sha256: str | None = None
     spec_based: bool = True
+    #: ``(from_state, event) -> transition`` and the event names in order (empty: no events).
+    events: Mapping[tuple[str, str], ExpectedTransition] = field(
+        default_factory=lambda: types.MappingProxyType({})
+    )
+    event_names: tuple[str, ...] = ()
+    #: Every transition of each pair, in declaration order (one per pair without events).
+    by_pair: Mapping[tuple[str, str], tuple[ExpectedTransition, ...]] = field(
+        default_factory=lambda: types.MappingProxyType({})
+    )
     _undeclared: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     # -- construction -------------------------------------------------------------------
@@ -89,8 +99,8 @@ class Expected:
             origin = f"spec {path.as_posix()}"
         else:
             origin = f"spec {spec.id}"
-        transitions = {
-            t.pair: ExpectedTransition(
+        records = [
+            ExpectedTransition(
                 t.from_state,
                 t.to_state,
                 t.trigger,
@@ -99,13 +109,13 @@ class Expected:
                 t.who,
                 t.provenance,
                 t.source,
+                t.event,
             )
             for t in spec.transitions
-        }
+        ]
         return cls(
             origin=origin,
             states=spec.state_names,
-            transitions=types.MappingProxyType(transitions),
             invalid=types.MappingProxyType({i.pair: i.why for i in spec.invalid}),
             initial=frozenset(spec.initial_states),
             terminal=frozenset(spec.terminal_states),
@@ -113,6 +123,8 @@ class Expected:
             revision=spec.revision,
             title=spec.title,
             sha256=sha256,
+            event_names=spec.events,
+            **_indexes(records),
         )
 
     @classmethod
@@ -122,24 +134,23 @@ class Expected:
         behaviour is wrong the same way. ``TERMINAL`` is recomputed from ``TRANSITIONS``."""
         m: Any = module
         states = tuple(str(s.value) for s in m.State)
-        transitions = {
-            (str(a.value), str(b.value)): ExpectedTransition(
-                str(t.from_state.value),
-                str(t.to_state.value),
-                t.trigger,
-                t.guard,
-                tuple(t.side_effects),
-                t.who,
-                t.provenance,
-                t.source,
-            )
-            for (a, b), t in m.TRANSITIONS.items()
-        }
-        leaving = {a for a, b in transitions if a != b}
+        has_events = hasattr(m, "Event")
+        listed = (
+            m.TRANSITIONS_BY_EVENT.values() if has_events else ()
+        )  # every evented transition, then the pairs' first ones for those without an event
+        records = [_record(t) for t in listed] + [
+            _record(t) for t in m.TRANSITIONS.values() if getattr(t, "event", None) is None
+        ]
+        indexes = _indexes(records)
+        indexes["transitions"] = types.MappingProxyType(
+            {(str(a.value), str(b.value)): _record(t) for (a, b), t in m.TRANSITIONS.items()}
+        )
+        leaving = {a for a, b in indexes["transitions"] if a != b}
         return cls(
             origin=f"module tables of {module.__name__}",
             states=states,
-            transitions=types.MappingProxyType(transitions),
+            event_names=tuple(str(e.value) for e in m.Event) if has_events else (),
+            **indexes,
             invalid=types.MappingProxyType(
                 {(str(a.value), str(b.value)): why for (a, b), why in m.INVALID.items()}
             ),
@@ -230,6 +241,36 @@ class Expected:
                 name + "\x00",
             ]
         return tuple(dict.fromkeys(c for c in candidates if c not in self.state_set))
+
+
+def _record(t: Any) -> ExpectedTransition:
+    event = getattr(t, "event", None)
+    return ExpectedTransition(
+        str(t.from_state.value),
+        str(t.to_state.value),
+        t.trigger,
+        t.guard,
+        tuple(t.side_effects),
+        t.who,
+        t.provenance,
+        t.source,
+        None if event is None else str(event.value),
+    )
+
+
+def _indexes(records: list[ExpectedTransition]) -> dict[str, Any]:
+    """``transitions`` (each pair's first declared), ``by_pair`` (all, in order), ``events``."""
+    by_pair: dict[tuple[str, str], tuple[ExpectedTransition, ...]] = {}
+    events: dict[tuple[str, str], ExpectedTransition] = {}
+    for record in records:
+        by_pair[record.pair] = (*by_pair.get(record.pair, ()), record)
+        if record.event is not None:
+            events.setdefault((record.from_state, record.event), record)
+    return {
+        "transitions": types.MappingProxyType({p: found[0] for p, found in by_pair.items()}),
+        "by_pair": types.MappingProxyType(by_pair),
+        "events": types.MappingProxyType(events),
+    }
 
 
 # -- spec documents ---------------------------------------------------------------------
