@@ -64,8 +64,10 @@ def _check_fire(
     where = f"Machine({state!r}).fire({event!r})"
     table = m.TRANSITIONS_BY_EVENT.get((members[state], m.Event(event)))
     heard: list[Any] = []
-    callers: list[tuple[str, Any]] = [("plain", m.Machine(state))]
-    callers.append(("listened", m.Machine(state, listeners=[lambda t, c: heard.append(t)])))
+    callers: list[tuple[str, Any]] = [
+        ("plain", m.Machine(members[state])),
+        ("listened", m.Machine(members[state], listeners=[lambda t, c: heard.append(t)])),
+    ]
     for label, machine in callers:
         can, exc = _call(machine.can_fire, event)
         if exc is not None or can is not (want is not None):
@@ -114,7 +116,10 @@ def _check_fire_guard(
         seen.append(dict(context))
         return False
 
-    machine = m.Machine(want.from_state, guards={(want.from_state, want.to_state): deny})
+    machine, exc = _call(m.Machine, want.from_state, guards={want.pair: deny})
+    if exc is not None:
+        failures.add(f"{where}: binding a guard to {want.pair!r} raised {describe(exc)}")
+        return
     _, exc = _call(machine.fire, want.event, probe=1)
     if not isinstance(exc, m.GuardRejected) or seen != [{"probe": 1}]:
         failures.add(f"{where} with a denying guard: {describe(exc)}, the guard saw {seen!r}")
@@ -130,3 +135,51 @@ def _check_not_events(m: Any, member: Any, failures: Failures, state: str) -> No
         _, exc = _call(machine.fire, name)
         if not isinstance(exc, ValueError) or machine.state is not member:
             failures.add(f"Machine({state!r}).fire({name!r}): expected ValueError, {describe(exc)}")
+
+
+def fire_step(
+    machine: Any, m: Any, expected: Expected, event: str, context: dict[str, object]
+) -> None:
+    """One ``fire`` of the stateful test (``machine`` is the Hypothesis machine): the outcome
+    the spec and the bound guards call for, the state afterwards and what the listener saw."""
+    from hypothesis import note  # only the stateful test calls this
+
+    source = machine.here
+    want = expected.events.get((source, event))
+    failures = Failures(m.__name__, expected.origin)
+    before = len(machine.steps)
+    where = f"Machine in {source!r}: fire({event!r}, **{context!r})"
+    outcome = "no-event" if want is None else machine._expect(want.to_state, context)
+    if want is None and event not in expected.event_names:
+        outcome = "unknown"
+    try:
+        result, error = machine.machine.fire(event, **context), None
+    except Exception as exc:
+        result, error = None, exc
+    note(f"fire {event!r} in {source!r} {context!r}: {describe(error)} (expected {outcome})")
+    if want is not None and outcome == "ok":
+        if error is not None:
+            failures.add(f"{where}: raised {describe(error)}")
+        else:
+            check_transition_record(result, want, m, failures, where)
+            machine.performed.append(result)
+        if machine.here != want.to_state:
+            failures.add(f"{where}: the state is {machine.here!r}, expected {want.to_state!r}")
+        if (want.from_state, want.to_state) in expected.invalid:
+            failures.add(f"{where}: reached a pair the spec lists as invalid")
+        if len(machine.steps) != before + machine.listen:
+            failures.add(f"{where}: listeners saw {len(machine.steps) - before} steps")
+    else:
+        if outcome == "unknown":
+            if not isinstance(error, ValueError) or isinstance(error, m.TransitionError):
+                failures.add(f"{where}: not an event, expected ValueError, got {describe(error)}")
+        elif outcome == "no-event":
+            if not isinstance(error, m.EventNotAllowed) or not isinstance(error, m.TransitionError):
+                failures.add(f"{where}: expected EventNotAllowed, got {describe(error)}")
+        elif want is not None:
+            machine._check_rejection(error, outcome, source, want.to_state, where, failures)
+        if machine.here != source:
+            failures.add(f"{where}: refused ({outcome}) but the state is now {machine.here!r}")
+        if len(machine.steps) != before:
+            failures.add(f"{where}: refused ({outcome}) but a listener was called")
+    failures.raise_if_any()

@@ -133,7 +133,7 @@ class Transition:
     who: str | None
     provenance: str | None
     source: str | None
-    event: Event | None
+    event: Event | None = None
 
 
 class TransitionError(Exception):
