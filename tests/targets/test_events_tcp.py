@@ -162,3 +162,29 @@ def test_fire_runs_the_pair_guard_and_the_listeners(tcp: ModuleType) -> None:
 def test_no_event_reaches_an_invalid_pair(tcp: ModuleType) -> None:
     for (source, _event), transition in tcp.TRANSITIONS_BY_EVENT.items():
         assert (source, transition.to_state) not in tcp.INVALID
+
+
+@pytest.mark.mermaid_js
+def test_mermaid_draws_one_labelled_edge_per_event() -> None:
+    """Mermaid's own parser and renderer read the committed .mmd as one edge per transition,
+    each showing its event name."""
+    from collections import Counter
+
+    from mermaid_oracle import ensure_node_modules, node_available, parse_diagrams
+
+    node_available()
+    ensure_node_modules()
+    result = lint_bytes(SPEC.read_bytes(), str(SPEC))
+    assert result.document is not None
+    spec = result.document.spec
+    text = (MODULE.parent / "tcp_connection.mmd").read_text(encoding="utf-8")
+    (parsed,) = parse_diagrams([text], render=True)
+    names = {node["id"]: node["text"] for node in parsed["nodes"]}
+    ids = {name: ident for ident, name in names.items()}
+    drawn = Counter(
+        (edge["start"], edge["end"], parsed["rendered"]["edges"][edge["id"]]["text"])
+        for edge in parsed["edges"]
+        if edge["start"] != "root_start"
+    )
+    wanted = Counter((ids[t.from_state], ids[t.to_state], t.event) for t in spec.transitions)
+    assert drawn == wanted
