@@ -5,7 +5,6 @@ the exhaustive (state, event) check and the random state machine that fires rand
 from __future__ import annotations
 
 from hypothesis import given, note, settings
-from testing.test_properties_random import INNER, PIPELINE, cli, project
 
 from generator.findings import Severity
 from generator.lint.document import lint_bytes
@@ -13,6 +12,7 @@ from generator.testing import check_module, find_generated_modules, import_gener
 from generator.testing.documents import Draft, spec_drafts
 from generator.testing.event_documents import expand
 from generator.testing.machine import run_machine, state_machine_for
+from testing.test_properties_random import INNER, PIPELINE, cli, project
 
 
 @given(spec_drafts(events=True))
@@ -54,7 +54,7 @@ SEEN: set[str] = set()
 
 def test_the_strategy_draws_every_new_key_at_least_once() -> None:
     test_the_strategy_draws_every_new_key()
-    assert SEEN == {"event", "list", "url", "shared"}
+    assert {"event", "list", "url", "shared"} == SEEN
 
 
 @PIPELINE
