@@ -61,11 +61,6 @@ _MODULE_NAMES = frozenset(
         "UndeclaredTransitionError",
         "GuardRejectedError",
         "Machine",
-        "Event",
-        "EventNotAllowed",
-        "EventNotAllowedError",
-        "TRANSITIONS_BY_EVENT",
-        "transitions_for",
         "Guard",
         "Listener",
         "TRANSITIONS",
@@ -95,6 +90,12 @@ _MODULE_NAMES = frozenset(
         "TypeAlias",
         "annotations",
     }
+)
+
+
+#: The names a module with events adds (taken only then: a spec without events keeps its alias).
+_EVENT_MODULE_NAMES = frozenset(
+    {"Event", "EventNotAllowed", "EventNotAllowedError", "TRANSITIONS_BY_EVENT", "transitions_for"}
 )
 
 
@@ -128,7 +129,7 @@ def mmd_header(relative: str) -> str:
     return f"{MMD_HEADER} from {comment_text(relative).replace('%', '%25')}{_TRAILER}"
 
 
-def alias_name(title: str) -> str | None:
+def alias_name(title: str, *, events: bool = False) -> str | None:
     """The PascalCase name ``Machine`` is also bound to, or None.
 
     ``pascal_name(title)``; if that is already a name of the module or a builtin, the same
@@ -137,7 +138,7 @@ def alias_name(title: str) -> str | None:
     itself a finding under a configuration that does not select PLC2401) or longer than
     72 characters.
     """
-    taken = _MODULE_NAMES | set(dir(builtins))
+    taken = _MODULE_NAMES | set(dir(builtins)) | (_EVENT_MODULE_NAMES if events else set())
     name = pascal_name(title)
     if name == "Machine":
         return None
@@ -400,7 +401,7 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
     events = _events(spec)
     meanings = {state.name: state.meaning for state in reversed(spec.states)}
     states = [_StateView(name, members[name], meanings[name]) for name in spec.state_names]
-    alias = alias_name(spec.title)
+    alias = alias_name(spec.title, events=bool(spec.events))
     enum_class = all(s.member.isascii() and len(s.member) <= _MAX_CLASS_MEMBER for s in states)
     context: dict[str, Any] = {
         "header": "\n".join(
