@@ -23,6 +23,7 @@ from generator.diagram.model import START_END
 from generator.load.markdown import LIFECYCLE, Fence
 from generator.load.source import BOM, decode
 from generator.model.document import Document
+from generator.model.spec import Spec
 
 DRIFT = ("SD303", "SD304", "SD305")
 #: What a rewritten document must not have at all: the findings a rewrite exists to repair.
@@ -63,6 +64,12 @@ def edges_of(doc: Document) -> list[tuple[str, str]]:
     )
 
 
+def event_labels(spec: Spec) -> list[str | None] | None:
+    """One label per transition, its event, for a spec that names events (else None: the
+    diagram is drawn exactly as before events existed)."""
+    return [t.event for t in spec.transitions] if spec.events else None
+
+
 def _render(doc: Document, labels: dict[tuple[str, str], str] | None, newline: str) -> str:
     from generator.diagram.writer import render_state_diagram
 
@@ -76,6 +83,7 @@ def _render(doc: Document, labels: dict[tuple[str, str], str] | None, newline: s
         spec.terminal_states,
         labels=kept,
         plain_ids=True,
+        edge_labels=event_labels(spec),
     )
     return text.replace("\n", newline)
 
@@ -126,7 +134,12 @@ def _plan(doc: Document) -> Edit:
     newline = _newline(text, fence.start)
     candidates = []
     content = fence.content(text)
-    edited = edit_lines(content, diagram, doc.spec.state_names, edges_of(doc), newline)
+    # The line editor keeps one edge per pair; a spec with events draws one per event.
+    edited = (
+        None
+        if doc.spec.events
+        else edit_lines(content, diagram, doc.spec.state_names, edges_of(doc), newline)
+    )
     if edited is not None:
         candidates.append(_replace(text, fence, edited))
     candidates.append(_replace(text, fence, _render(doc, dict(diagram.labels), newline)))

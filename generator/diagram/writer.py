@@ -254,6 +254,7 @@ def render_state_diagram(
     labels: Mapping[tuple[str, str], str] | None = None,
     *,
     plain_ids: bool = False,
+    edge_labels: Sequence[str | None] | None = None,
 ) -> str:
     """Return the diagram text (``stateDiagram-v2`` first, newline last, no fences).
 
@@ -261,6 +262,9 @@ def render_state_diagram(
     ``(name, "[*]")`` for the start and end edges. Raises ``ValueError`` for a
     duplicate state, or a transition, initial/terminal state or label that
     names an undeclared state or edge: the caller lints the spec first.
+
+    ``edge_labels`` (one per transition, e.g. its event) labels that edge itself, before
+    ``labels``: a pair drawn once per event gets one label per edge.
 
     With ``plain_ids`` a name that :func:`plain_id` accepts is its own id (the readable style
     people write by hand, and ``diagram --write`` keeps); only the others get ``sN`` aliases.
@@ -305,14 +309,20 @@ def render_state_diagram(
     for key in given:
         if key not in known:
             raise ValueError(f"label for {key!r}, which is not an edge of the diagram")
+    own: list[str | None] = [None] * len(lines)
+    if edge_labels is not None:
+        if len(edge_labels) != len(transitions):
+            raise ValueError("edge_labels needs one label per transition")
+        first = sum(1 for name in states if name in initial_set)
+        own[first : first + len(transitions)] = edge_labels
+
+    def label(key: tuple[str, str], mine: str | None) -> str:
+        text = mine or given.get(key)
+        return f" : {escape_label(text)}" if text else ""
 
     edges = [
-        {
-            "src": src,
-            "dst": dst,
-            "label": f" : {escape_label(given[key])}" if given.get(key) else "",
-        }
-        for src, dst, key in lines
+        {"src": src, "dst": dst, "label": label(key, mine)}
+        for (src, dst, key), mine in zip(lines, own, strict=True)
     ]
     drawn = {end for src, dst, _ in lines for end in (src, dst)}
     return _template().render(

@@ -39,6 +39,8 @@ KINDS: Mapping[str, ChangeClass] = {
     "id-changed": _B,
     "state-removed": _B,
     "transition-removed": _B,
+    "event-removed": _B,
+    "event-retargeted": _B,
     "initial-state-removed": _B,
     "initial-state-added": _B,
     "invalid-added": _B,
@@ -46,6 +48,7 @@ KINDS: Mapping[str, ChangeClass] = {
     "spec-added": _C,
     "state-added": _C,
     "transition-added": _C,
+    "event-added": _C,
     "invalid-removed": _C,
     "terminal-state-added": _C,
     "terminal-state-removed": _C,
@@ -208,10 +211,41 @@ _TRANSITION_TEXT: tuple[tuple[str, Callable[[Transition], object], bool], ...] =
 )
 
 
+def _event_text(state: str, event: str) -> str:
+    return f"event {q(event)} from {q(state)}"
+
+
+def _events(old: Spec, new: Spec) -> list[Change]:
+    """What ``fire`` does from each state: an event that no longer fires from a state, or
+    fires to another target, breaks callers; a new one only allows more."""
+    old_on = _first(old.transitions, lambda t: (t.from_state, t.event), lambda t: t.to_state)
+    new_on = _first(new.transitions, lambda t: (t.from_state, t.event), lambda t: t.to_state)
+    found: list[Change] = []
+    for (state, event), target in old_on.items():
+        if event is None:
+            continue
+        subject = _event_text(state, event)
+        now = new_on.get((state, event))
+        if now is None:
+            found.append(change("event-removed", f"{subject} removed", subject))
+        elif now != target:
+            found.append(
+                change(
+                    "event-retargeted", f"{subject} now leads to {q(now)}, not {q(target)}", subject
+                )
+            )
+    found += [
+        change("event-added", f"{_event_text(state, event)} added", _event_text(state, event))
+        for state, event in new_on
+        if event is not None and (state, event) not in old_on
+    ]
+    return found
+
+
 def _transitions(old: Spec, new: Spec) -> list[Change]:
     old_by_pair = _first(old.transitions, lambda t: t.pair, lambda t: t)
     new_by_pair = _first(new.transitions, lambda t: t.pair, lambda t: t)
-    found = [
+    found = _events(old, new) + [
         change("transition-removed", f"transition {pair_text(p)} removed", pair_text(p))
         for p in old_by_pair
         if p not in new_by_pair
@@ -221,10 +255,14 @@ def _transitions(old: Spec, new: Spec) -> list[Change]:
         for p in new_by_pair
         if p not in old_by_pair
     ]
-    for pair, after in new_by_pair.items():
-        before = old_by_pair.get(pair)
+    # Texts are compared per transition: its pair and its event (None without events).
+    old_by_key = _first(old.transitions, lambda t: (t.pair, t.event), lambda t: t)
+    new_by_key = _first(new.transitions, lambda t: (t.pair, t.event), lambda t: t)
+    for (pair, event), after in new_by_key.items():
+        before = old_by_key.get((pair, event))
         if before is None:
             continue
+        subject = pair_text(pair) + ("" if event is None else f" ({_event_text(pair[0], event)})")
         for name, get, show in _TRANSITION_TEXT:
             was, now = get(before), get(after)
             if was != now:
@@ -232,8 +270,8 @@ def _transitions(old: Spec, new: Spec) -> list[Change]:
                 found.append(
                     change(
                         f"transition-{name}-changed",
-                        f"transition {pair_text(pair)}: {name.replace('-', ' ')} changed{detail}",
-                        pair_text(pair),
+                        f"transition {subject}: {name.replace('-', ' ')} changed{detail}",
+                        subject,
                     )
                 )
     return found

@@ -68,16 +68,23 @@ def _dependencies() -> str:
 def code_fingerprint() -> str:
     """Names, sizes and mtimes of statedoc's own modules and the versions of the libraries
     that decide findings: cheap, and changes with any of them."""
-    package = Path(__file__).parent
+    package = _PACKAGE
     digest = hashlib.sha256(__version__.encode())
     digest.update(_dependencies().encode())
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".json", ".j2"):
-            stat = path.stat()
-            digest.update(
-                f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode()
-            )
+    for path in fingerprinted_files():
+        stat = path.stat()
+        digest.update(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
+
+
+#: The ``generator`` package (this module lives in ``generator/lint``): every module, schema
+#: and template under it decides findings or renderings.
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def fingerprinted_files() -> list[Path]:
+    """The files :func:`code_fingerprint` covers, in a stable order."""
+    return [p for p in sorted(_PACKAGE.rglob("*")) if p.suffix in (".py", ".json", ".j2")]
 
 
 def _ignore(folder: Path) -> None:

@@ -32,16 +32,28 @@ class Transition:
     provenance: str | None
     source: str | None
     path: Path
+    #: The event's name (front matter ``event``), or None: what callers ``fire``.
+    event: str | None = None
+    #: Where ``from`` names this source when it is a list (its index), else None.
+    from_index: int | None = None
 
     @property
     def pair(self) -> tuple[str, str]:
         return (self.from_state, self.to_state)
 
+    @property
+    def from_path(self) -> Path:
+        """The front matter path of this transition's source state."""
+        base = (*self.path, "from")
+        return base if self.from_index is None else (*base, self.from_index)
 
-#: The fields of a transition besides its pair and its place in the file, in declaration
-#: order; written once here, read by the renderer, the property tests and their checks.
+
+#: The text fields of a transition (besides its pair, its event and its place in the file),
+#: in declaration order; written once here, read by the renderer.
 TRANSITION_TEXT_FIELDS: tuple[str, ...] = tuple(
-    f.name for f in fields(Transition) if f.name not in ("from_state", "to_state", "path")
+    f.name
+    for f in fields(Transition)
+    if f.name not in ("from_state", "to_state", "path", "event", "from_index")
 )
 
 
@@ -97,6 +109,11 @@ class Spec:
     @cached_property
     def transition_pairs(self) -> frozenset[tuple[str, str]]:
         return frozenset(t.pair for t in self.transitions)
+
+    @cached_property
+    def events(self) -> tuple[str, ...]:
+        """Declared event names in order of first use (empty: the document uses none)."""
+        return tuple(dict.fromkeys(t.event for t in self.transitions if t.event is not None))
 
     @cached_property
     def invalid_pairs(self) -> frozenset[tuple[str, str]]:
@@ -160,7 +177,11 @@ def usable(data: object) -> bool:
         if value is None and not required:
             return True
         return isinstance(value, list) and all(
-            isinstance(item, dict) and all(isinstance(item.get(f), str) for f in fields)
+            isinstance(item, dict)
+            and all(
+                isinstance(item.get(f), str) or (f == "from" and _state_list(item.get(f)))
+                for f in fields
+            )
             for item in value
         )
 
@@ -169,6 +190,17 @@ def usable(data: object) -> bool:
         and items("transitions", ("from", "to", "trigger"), True)
         and items("invalid", ("from", "to", "why"), False)
     )
+
+
+def _state_list(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
+def _sources(value: object) -> list[tuple[str, int | None]]:
+    """``from`` as (state, index in the list or None): a list expands to one per source."""
+    if isinstance(value, list):
+        return [(v, j) for j, v in enumerate(value) if isinstance(v, str)]
+    return [(value, None)] if isinstance(value, str) else []
 
 
 def build(data: Mapping[str, Any]) -> Spec:
@@ -180,7 +212,7 @@ def build(data: Mapping[str, Any]) -> Spec:
     )
     transitions = tuple(
         Transition(
-            from_state=t["from"],
+            from_state=source,
             to_state=t["to"],
             trigger=t["trigger"],
             guard=_opt_str(t, "guard"),
@@ -189,8 +221,11 @@ def build(data: Mapping[str, Any]) -> Spec:
             provenance=_opt_str(t, "provenance"),
             source=_opt_str(t, "source"),
             path=("transitions", i),
+            event=_opt_str(t, "event"),
+            from_index=j,
         )
         for i, t in enumerate(data["transitions"])
+        for source, j in _sources(t["from"])
     )
     invalid = tuple(
         InvalidPair(p["from"], p["to"], p["why"], ("invalid", i))

@@ -78,6 +78,7 @@ def all_rules() -> list[Rule]:
         catalogue,
         confusables,
         diagram,
+        events,
         graph,
         project,
         references,

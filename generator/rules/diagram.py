@@ -8,6 +8,7 @@ none); one that draws any must draw all initial (or all terminal) states.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cached_property
@@ -144,7 +145,8 @@ def diagram_syntax(doc: Document) -> Iterator[Hit]:
     "diagram-edge-drift",
     "an edge of the diagram is not a declared transition, or a transition is missing from it",
     why="A diagram that disagrees with the front matter misleads every reader; "
-    "`statedoc diagram --write` redraws it, keeping the labels of edges that still exist.",
+    "`statedoc diagram --write` redraws it, keeping the labels of edges that still exist. In a "
+    "spec that names events every transition is one edge (the multiset of edges is compared).",
     bad=_doc(_DIAGRAM.replace("  closed --> open\n", "")),
     good=_doc(_DIAGRAM),
 )
@@ -153,6 +155,9 @@ def diagram_edge_drift(doc: Document) -> Iterator[Hit]:
     if readable is None:
         return
     located, diagram = readable
+    if doc.spec.events:
+        yield from _edge_multiset_drift(doc, located, diagram)
+        return
     names = set(doc.spec.state_names)
     declared = doc.spec.transition_pairs
     drawn: set[tuple[str, str]] = set()
@@ -170,6 +175,51 @@ def diagram_edge_drift(doc: Document) -> Iterator[Hit]:
         if item.pair not in drawn:
             yield Hit(
                 f"transition {item.from_state!r} -> {item.to_state!r} is missing from the diagram",
+                span=located.opening,
+                related=((doc.span(item.path), "declared here"),),
+            )
+
+
+def _edge_multiset_drift(doc: Document, located: _Located, diagram: Diagram) -> Iterator[Hit]:
+    """SD303 for a spec that names events: each transition is one edge, so a pair is drawn
+    exactly as many times as it is declared (one labelled edge per event). Only the counts
+    decide; labels only say which transition a missing edge is (an edge labelled with an
+    event stands for that event's transition)."""
+    names = set(doc.spec.state_names)
+    wanted = Counter(t.pair for t in doc.spec.transitions)
+    left = Counter(wanted)
+    labels: dict[tuple[str, str], Counter[str | None]] = {}
+    for edge in diagram.edges:
+        pair = (edge.src, edge.dst)
+        if START_END in pair or edge.src not in names or edge.dst not in names:
+            continue
+        if left[pair] > 0:
+            left[pair] -= 1
+            labels.setdefault(pair, Counter())[edge.label] += 1
+            continue
+        extra = (
+            "is not a declared transition"
+            if pair not in wanted
+            else f"is declared {wanted[pair]} time(s): one edge per transition"
+        )
+        yield Hit(
+            f"the diagram draws {edge.src!r} --> {edge.dst!r}, which {extra}",
+            span=located.at(edge.line, edge.column),
+        )
+    unmatched = []
+    for item in doc.spec.transitions:
+        drawn = labels.get(item.pair)
+        if drawn is not None and item.event is not None and drawn[item.event] > 0:
+            drawn[item.event] -= 1
+        else:
+            unmatched.append(item)
+    for item in reversed(unmatched):  # the edges left over stand for the first unmatched ones
+        if left[item.pair] > 0:
+            left[item.pair] -= 1
+            what = "" if item.event is None else f" (event {item.event!r})"
+            yield Hit(
+                f"transition {item.from_state!r} -> {item.to_state!r}{what} is missing from "
+                "the diagram",
                 span=located.opening,
                 related=((doc.span(item.path), "declared here"),),
             )

@@ -48,10 +48,13 @@ def duplicate_state(doc: Document) -> Iterator[Hit]:
 def unknown_transition_state(doc: Document) -> Iterator[Hit]:
     names = set(doc.spec.state_names)
     for item in doc.spec.transitions:
-        for key, value in (("from", item.from_state), ("to", item.to_state)):
-            if value not in names:
-                hint = did_you_mean(value, doc.spec.state_names)
-                yield Hit(f"transition {key} {value!r}: no such state{hint}", (*item.path, key))
+        if item.from_state not in names:
+            hint = did_you_mean(item.from_state, doc.spec.state_names)
+            yield Hit(f"transition from {item.from_state!r}: no such state{hint}", item.from_path)
+        # A list ``from`` expands to several transitions sharing one ``to``: report it once.
+        if item.to_state not in names and not item.from_index:
+            hint = did_you_mean(item.to_state, doc.spec.state_names)
+            yield Hit(f"transition to {item.to_state!r}: no such state{hint}", (*item.path, "to"))
 
 
 @rule(
@@ -95,24 +98,28 @@ def invalid_contradicts_transition(doc: Document) -> Iterator[Hit]:
 @rule(
     "SD105",
     "duplicate-transition",
-    "the same `from`/`to` pair is declared twice",
-    why="Generated code maps each pair to one transition record; "
-    "which one wins is a human decision.",
+    "the same `from`/`to` pair is declared twice with the same event (or both without one)",
+    why="Generated code maps each pair, or each pair and event, to one transition record; "
+    "which one wins is a human decision. Several transitions may share a pair when each names "
+    "a different `event`.",
     bad=DOOR + "  - {from: open, to: closed, trigger: slam}\n",
-    good=DOOR,
+    good=DOOR.replace("trigger: close}", "trigger: close, event: close}")
+    + "  - {from: open, to: closed, trigger: slam, event: slam}\n",
 )
 def duplicate_transition(doc: Document) -> Iterator[Hit]:
-    seen: dict[tuple[str, str], int] = {}
+    seen: dict[tuple[str, str, str | None], int] = {}
     for index, item in enumerate(doc.spec.transitions):
-        if item.pair in seen:
-            first = doc.span(doc.spec.transitions[seen[item.pair]].path)
+        key = (*item.pair, item.event)
+        if key in seen:
+            first = doc.span(doc.spec.transitions[seen[key]].path)
+            also = "" if item.event is None else f" for event {item.event!r}"
             yield Hit(
-                f"transition {item.from_state!r} -> {item.to_state!r} is declared twice",
+                f"transition {item.from_state!r} -> {item.to_state!r} is declared twice{also}",
                 item.path,
                 related=((first, "first declared here"),),
             )
         else:
-            seen[item.pair] = index
+            seen[key] = index
 
 
 @rule(

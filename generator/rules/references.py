@@ -22,19 +22,26 @@ _CITE = re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+) at ([0-9a-f]{7,40})\b"
 _SEGMENTS = re.compile(r"[A-Z0-9]+")
 
 
+def is_url(source: str) -> bool:
+    """Whether ``source`` is a web page (``http(s)://``) rather than ``<repo>:<path>``."""
+    return source.startswith(("https://", "http://"))
+
+
 @rule(
     "SD201",
     "unknown-source-repo",
     "a transition's `source` names a repo that `source_sha` does not declare",
-    why="`source` is `<repo>:<path>`; without the repo's commit in `source_sha` the reference "
-    "cannot be followed, and it is often a misspelt repo name.",
+    why="`source` is `<repo>:<path>` (or an `http(s)://` URL, which this rule leaves alone); "
+    "without the repo's commit in `source_sha` the reference cannot be followed, and it is often "
+    "a misspelt repo name.",
     bad=_SOURCED.replace("door-service:src", "door-svc:src"),
     good=_SOURCED,
 )
 def unknown_source_repo(doc: Document) -> Iterator[Hit]:
     known = doc.spec.source_sha
     for item in doc.spec.transitions:
-        if item.source is None:
+        # Web pages are followed by their URL; a list ``from`` shares one source (report once).
+        if item.source is None or is_url(item.source) or item.from_index:
             continue
         repo = item.source.split(":", 1)[0]
         if repo not in known:

@@ -16,7 +16,6 @@ from enum import StrEnum
 from typing import Any
 
 from generator.model.names import member_name
-from generator.model.spec import TRANSITION_TEXT_FIELDS
 from generator.testing.expected import (
     FORBIDDEN,
     OK,
@@ -71,10 +70,17 @@ def check_transition_record(
     if not isinstance(got, m.Transition):
         failures.add(f"{where}: expected a Transition, got {got!r}")
         return
-    for name in TRANSITION_TEXT_FIELDS:  # side_effects: a tuple, like the spec's
+    event = getattr(got, "event", None)
+    if (event is None) != (want.event is None) or (
+        event is not None and (not isinstance(event, m.Event) or event.value != want.event)
+    ):
+        failures.add(f"{where}: event is {event!r}, the spec says {want.event!r}")
+    for name in ("trigger", "guard", "who", "provenance", "source"):
         value, wanted = getattr(got, name), getattr(want, name)
         if value != wanted or type(value) is not type(wanted):
             failures.add(f"{where}: {name} is {value!r}, the spec says {wanted!r}")
+    if not isinstance(got.side_effects, tuple) or got.side_effects != want.side_effects:
+        failures.add(f"{where}: side_effects {got.side_effects!r} != {want.side_effects!r}")
     for name, state in (("from_state", want.from_state), ("to_state", want.to_state)):
         value = getattr(got, name)
         if not isinstance(value, m.State) or value.value != state:
@@ -420,6 +426,9 @@ def check_against(module: types.ModuleType, expected: Expected) -> None:
     _check_guards(m, expected, members, failures)
     _check_queries(m, expected, members, failures)
     _check_unknown(m, expected, failures)
+    from generator.testing.events import check_events  # imports this module
+
+    check_events(m, expected, members, failures)
     failures.raise_if_any()
 
 

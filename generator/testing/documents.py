@@ -162,18 +162,23 @@ def diagram_for(
     initial: Sequence[str] | None = None,
 ) -> str:
     """The Mermaid block statedoc's renderer draws for ``front`` (optionally drifted)."""
+    from generator.diagram.sync import event_labels
     from generator.diagram.writer import render_state_diagram
+    from generator.model.spec import build
 
     first, last = initial_and_terminal(front)
-    pairs = [(t["from"], t["to"]) for t in front["transitions"]] + list(extra_edges)
+    spec = build(front)  # a list ``from`` draws one edge per source, an event labels its edge
+    pairs = [t.pair for t in spec.transitions] + list(extra_edges)
     names = [s["name"] for s in front["states"]] + list(extra_states)
-    texts_by_pair = {(t["from"], t["to"]): t["trigger"] for t in front["transitions"]}
+    texts_by_pair = {t.pair: t.trigger for t in spec.transitions}
+    own = event_labels(spec)
     diagram = render_state_diagram(
         names,
         pairs,
         first if initial is None else initial,
         last,
         labels=texts_by_pair if labels else None,
+        edge_labels=None if own is None else [*own, *(None for _ in extra_edges)],
     )
     return f"\n## The Lifecycle\n\n```mermaid\n{diagram}```\n"
 
@@ -288,13 +293,15 @@ def spec_drafts(
     styles: Sequence[str] = STYLES,
     extra_keys: bool = True,
     citations: bool = True,
+    events: bool = False,
 ) -> Draft:
     """A valid document (no error-severity finding) as a :class:`Draft`.
 
     ``diagram``: draw a Mermaid block with statedoc's renderer (``None``: sometimes);
     ``styles``: the YAML emitters to pick from (:data:`STYLES`); ``extra_keys``: add team
     keys (``x-...``) with arbitrary values; ``citations``: cite ``<repo> at <sha>`` in
-    ``evidence`` for the repos of ``source_sha``.
+    ``evidence`` for the repos of ``source_sha``; ``events``: name events (some pairs get
+    several transitions), merge some transitions into a list ``from`` and cite some URLs.
     """
     names = draw(
         st.lists(state_names(), min_size=min_states, max_size=max_states, unique_by=member_name)
@@ -323,6 +330,10 @@ def spec_drafts(
             item["meaning"] = draw(texts())
         state_items.append(item)
     transition_items = [draw(_transition_item(names[a], names[b], repos)) for a, b in transitions]
+    if events:
+        from generator.testing.event_documents import with_events
+
+        transition_items = draw(with_events(transition_items))
     invalid_items = [{"from": names[a], "to": names[b], "why": draw(texts())} for a, b in invalid]
     # Key order: the header, then the optional keys and lists in a drawn order.
     tail: dict[str, Any] = dict(optional)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.model.names import member_name
-from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec, Transition
+from generator.model.spec import Spec
 
 #: The outcome of attempting a pair: declared, listed invalid, or neither.
 OK, FORBIDDEN, UNDECLARED = "ok", "forbidden", "undeclared"
@@ -33,23 +33,23 @@ class SpecError(ValueError):
     """A spec document that cannot serve as the model (lint errors, or no such file)."""
 
 
-#: A declared transition as the spec writes it (state names as plain text): the model's own
-#: record, so its fields are written once; ``path`` is empty when read from a module.
-ExpectedTransition = Transition
+@dataclass(frozen=True)
+class ExpectedTransition:
+    """A declared transition as the spec writes it (state names as plain text)."""
 
+    from_state: str
+    to_state: str
+    trigger: str
+    guard: str | None
+    side_effects: tuple[str, ...]
+    who: str | None
+    provenance: str | None
+    source: str | None
+    event: str | None = None
 
-def _transition(record: Any) -> Transition:
-    """A generated module's ``Transition`` as plain text, field by field."""
-    text: dict[str, Any] = {}
-    for name in TRANSITION_TEXT_FIELDS:
-        value = getattr(record, name)
-        text[name] = tuple(value) if isinstance(value, list) else value
-    return Transition(
-        from_state=str(record.from_state.value),
-        to_state=str(record.to_state.value),
-        path=(),
-        **text,
-    )
+    @property
+    def pair(self) -> tuple[str, str]:
+        return (self.from_state, self.to_state)
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,15 @@ class Expected:
     title: str | None = None
     sha256: str | None = None
     spec_based: bool = True
+    #: ``(from_state, event) -> transition`` and the event names in order (empty: no events).
+    events: Mapping[tuple[str, str], ExpectedTransition] = field(
+        default_factory=lambda: types.MappingProxyType({})
+    )
+    event_names: tuple[str, ...] = ()
+    #: Every transition of each pair, in declaration order (one per pair without events).
+    by_pair: Mapping[tuple[str, str], tuple[ExpectedTransition, ...]] = field(
+        default_factory=lambda: types.MappingProxyType({})
+    )
     _undeclared: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     # -- construction -------------------------------------------------------------------
@@ -90,11 +99,23 @@ class Expected:
             origin = f"spec {path.as_posix()}"
         else:
             origin = f"spec {spec.id}"
-        transitions = {t.pair: t for t in spec.transitions}
+        records = [
+            ExpectedTransition(
+                t.from_state,
+                t.to_state,
+                t.trigger,
+                t.guard,
+                tuple(t.side_effects),
+                t.who,
+                t.provenance,
+                t.source,
+                t.event,
+            )
+            for t in spec.transitions
+        ]
         return cls(
             origin=origin,
             states=spec.state_names,
-            transitions=types.MappingProxyType(transitions),
             invalid=types.MappingProxyType({i.pair: i.why for i in spec.invalid}),
             initial=frozenset(spec.initial_states),
             terminal=frozenset(spec.terminal_states),
@@ -102,6 +123,8 @@ class Expected:
             revision=spec.revision,
             title=spec.title,
             sha256=sha256,
+            event_names=spec.events,
+            **_indexes(records),
         )
 
     @classmethod
@@ -111,14 +134,23 @@ class Expected:
         behaviour is wrong the same way. ``TERMINAL`` is recomputed from ``TRANSITIONS``."""
         m: Any = module
         states = tuple(str(s.value) for s in m.State)
-        transitions = {
-            (str(a.value), str(b.value)): _transition(t) for (a, b), t in m.TRANSITIONS.items()
-        }
-        leaving = {a for a, b in transitions if a != b}
+        has_events = hasattr(m, "Event")
+        listed = (
+            m.TRANSITIONS_BY_EVENT.values() if has_events else ()
+        )  # every evented transition, then the pairs' first ones for those without an event
+        records = [_record(t) for t in listed] + [
+            _record(t) for t in m.TRANSITIONS.values() if getattr(t, "event", None) is None
+        ]
+        indexes = _indexes(records)
+        indexes["transitions"] = types.MappingProxyType(
+            {(str(a.value), str(b.value)): _record(t) for (a, b), t in m.TRANSITIONS.items()}
+        )
+        leaving = {a for a, b in indexes["transitions"] if a != b}
         return cls(
             origin=f"module tables of {module.__name__}",
             states=states,
-            transitions=types.MappingProxyType(transitions),
+            event_names=tuple(str(e.value) for e in m.Event) if has_events else (),
+            **indexes,
             invalid=types.MappingProxyType(
                 {(str(a.value), str(b.value)): why for (a, b), why in m.INVALID.items()}
             ),
@@ -209,6 +241,36 @@ class Expected:
                 name + "\x00",
             ]
         return tuple(dict.fromkeys(c for c in candidates if c not in self.state_set))
+
+
+def _record(t: Any) -> ExpectedTransition:
+    event = getattr(t, "event", None)
+    return ExpectedTransition(
+        str(t.from_state.value),
+        str(t.to_state.value),
+        t.trigger,
+        t.guard,
+        tuple(t.side_effects),
+        t.who,
+        t.provenance,
+        t.source,
+        None if event is None else str(event.value),
+    )
+
+
+def _indexes(records: list[ExpectedTransition]) -> dict[str, Any]:
+    """``transitions`` (each pair's first declared), ``by_pair`` (all, in order), ``events``."""
+    by_pair: dict[tuple[str, str], tuple[ExpectedTransition, ...]] = {}
+    events: dict[tuple[str, str], ExpectedTransition] = {}
+    for record in records:
+        by_pair[record.pair] = (*by_pair.get(record.pair, ()), record)
+        if record.event is not None:
+            events.setdefault((record.from_state, record.event), record)
+    return {
+        "transitions": types.MappingProxyType({p: found[0] for p, found in by_pair.items()}),
+        "by_pair": types.MappingProxyType(by_pair),
+        "events": types.MappingProxyType(events),
+    }
 
 
 # -- spec documents ---------------------------------------------------------------------

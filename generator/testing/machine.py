@@ -45,6 +45,7 @@ from generator.testing.checks import (
     check_transition_record,
     describe,
 )
+from generator.testing.events import NOT_EVENTS, fire_step
 from generator.testing.expected import FORBIDDEN, OK, UNDECLARED, Expected, SpecLike
 
 #: What a random guard does: always yes, always no, the context's ``ok``, or raise.
@@ -100,6 +101,9 @@ def _machine_class(module: types.ModuleType, expected: Expected) -> type[RuleBas
     unknown = st.text(max_size=6).filter(lambda s: s not in expected.state_set) | st.sampled_from(
         expected.unknown_names() or ("\x00",)
     )
+    unknown_events = st.text(max_size=6).filter(
+        lambda s: s not in expected.event_names
+    ) | st.sampled_from(NOT_EVENTS)
     guard_plans = (
         st.dictionaries(
             st.sampled_from(declared), st.sampled_from(GUARD_KINDS), max_size=MAX_GUARDED
@@ -380,6 +384,30 @@ def _machine_class(module: types.ModuleType, expected: Expected) -> type[RuleBas
 
         # -- invariants ----------------------------------------------------------------
 
+        # -- named events ----------------------------------------------------------------
+
+        @precondition(lambda self: bool(expected.event_names))
+        @rule(
+            data=st.data(),
+            context=_contexts(),
+            kind=st.sampled_from(("here", "elsewhere", "unknown")),
+        )
+        def fire_event(self, data: st.DataObject, context: dict[str, object], kind: str) -> None:
+            """An event declared from the current state, one declared only elsewhere, or a
+            name that is no event at all."""
+            here = self.here
+            pools = {
+                "here": [e for e in expected.event_names if (here, e) in expected.events],
+                "elsewhere": [e for e in expected.event_names if (here, e) not in expected.events],
+            }
+            if kind == "unknown":
+                event = data.draw(unknown_events, label="event")
+            elif pools[kind]:
+                event = data.draw(st.sampled_from(pools[kind]), label="event")
+            else:
+                return
+            fire_step(self, m, expected, event, context)
+
         @invariant()
         def state_is_declared(self) -> None:
             state = self.machine.state
@@ -411,8 +439,14 @@ def _machine_class(module: types.ModuleType, expected: Expected) -> type[RuleBas
                     break
                 if pair[0] != previous:
                     failures.add(f"a step {pair!r} started from {pair[0]!r}, not {previous!r}")
-                if m.TRANSITIONS.get((t.from_state, t.to_state)) != t:
-                    failures.add(f"the step {pair!r} is not the module's TRANSITIONS entry")
+                event = getattr(t, "event", None)
+                table = (
+                    m.TRANSITIONS.get((t.from_state, t.to_state))
+                    if event is None
+                    else m.TRANSITIONS_BY_EVENT.get((t.from_state, event))
+                )
+                if table != t:
+                    failures.add(f"the step {pair!r} is not the module's table entry")
                 previous = pair[1]
             if previous != self.here:
                 failures.add(f"the steps end in {previous!r} but the state is {self.here!r}")

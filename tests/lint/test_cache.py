@@ -147,3 +147,17 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path: Path) -> None:
         json.loads(entry.read_bytes().partition(b"\n")[2])
         assert store.keyed.open(entry.parent.name + entry.stem, entry.read_bytes()) is not None
     assert not list((tmp_path / ".statedoc_cache").rglob("*.tmp"))
+
+
+def test_the_code_fingerprint_covers_the_whole_generator_package() -> None:
+    """Regression: after the layout moved the cache into generator/lint the fingerprint only
+    covered that folder, so a changed template or renderer served stale cached modules."""
+    import generator
+    from generator.lint.cache import fingerprinted_files
+
+    root = Path(generator.__file__).resolve().parent
+    covered = {path.relative_to(root).as_posix() for path in fingerprinted_files()}
+    assert "targets/python/templates/module.py.j2" in covered
+    assert "targets/python/render.py" in covered
+    assert "load/schema/front-matter.schema.json" in covered
+    assert "lint/cache.py" in covered

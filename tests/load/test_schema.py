@@ -65,6 +65,19 @@ def _mutations() -> list[tuple[str, Any]]:
     edit("extra key", lambda v: v.update(team_owner="payments"))
     edit("transitions missing", lambda v: v.pop("transitions"))
     edit("transitions mapping", lambda v: v.update(transitions={}))
+    edit("event ok", lambda v: v["transitions"][0].update(event="rcv_syn"))
+    edit("event upper", lambda v: v["transitions"][0].update(event="RcvSyn"))
+    edit("event dash", lambda v: v["transitions"][0].update(event="rcv-syn"))
+    edit("event digit first", lambda v: v["transitions"][0].update(event="2fa"))
+    edit("event double underscore", lambda v: v["transitions"][0].update(event="a__b"))
+    edit("event trailing newline", lambda v: v["transitions"][0].update(event="close\n"))
+    edit("event int", lambda v: v["transitions"][0].update(event=1))
+    edit("from list", lambda v: v["transitions"][0].update({"from": ["open", "closed"]}))
+    edit("from empty list", lambda v: v["transitions"][0].update({"from": []}))
+    edit("from list marker", lambda v: v["transitions"][0].update({"from": ["open", "[*]"]}))
+    edit("from list int", lambda v: v["transitions"][0].update({"from": ["open", 1]}))
+    edit("from list nested", lambda v: v["transitions"][0].update({"from": [["open"]]}))
+    edit("source url", lambda v: v["transitions"][0].update(source="https://example.com/a#b"))
     return cases
 
 
@@ -115,7 +128,18 @@ def test_fast_pass_agrees_on_random_values(key: str, value: Any, drop: str) -> N
     st.integers(0, 1),
     JSONISH,
     st.sampled_from(
-        ["name", "meaning", "from", "to", "trigger", "guard", "side_effects", "provenance"]
+        [
+            "name",
+            "meaning",
+            "from",
+            "to",
+            "trigger",
+            "guard",
+            "side_effects",
+            "provenance",
+            "event",
+            "source",
+        ]
     ),
 )
 def test_fast_pass_agrees_inside_items(index: int, value: Any, key: str) -> None:

@@ -129,6 +129,21 @@ def _mutant_guarded(machine, to):
     _reject(machine._state, to)
 """
 MACHINE_REJECT = r"_reject\(self\._state, to\)$"
+# The first event declared from the first state that has one now takes a transition to
+# another target (a record of the module, so only the target is wrong).
+EVENT_WRONG_TARGET = """
+_mutant_source = next(s for s in State if _ON[s])
+_mutant_event, _mutant_right = next(iter(_ON[_mutant_source].items()))
+_ON[_mutant_source][_mutant_event] = next(
+    t for t in _TRANSITION_LIST if t.to_state is not _mutant_right.to_state
+)
+"""
+# A state that lacks some event gets it, taking one of its own declared transitions.
+EVENT_ELSEWHERE = """
+_mutant_source = next(s for s in State if _ON[s] and len(_ON[s]) < len(Event))
+_mutant_event = next(e for e in Event if e not in _ON[_mutant_source])
+_ON[_mutant_source][_mutant_event] = next(iter(_ON[_mutant_source].values()))
+"""
 
 
 def _undeclared_pair(e: Expected) -> tuple[str, str] | None:
@@ -385,7 +400,21 @@ MUTANTS = (
         killed_by=frozenset({ALL_PAIRS}),
         needs=lambda e: bool(e.invalid),
     ),
+    Mutant(
+        "event-wrong-target",
+        "an event leads to the wrong target (fire takes another state's transition)",
+        lambda s, e: before(s, r"_EVENT_BY_VALUE: Final", EVENT_WRONG_TARGET),
+        needs=lambda e: bool(e.event_names),
+    ),
+    Mutant(
+        "event-fires-elsewhere",
+        "an event fires from a state that does not declare it",
+        lambda s, e: before(s, r"_EVENT_BY_VALUE: Final", EVENT_ELSEWHERE),
+        needs=lambda e: bool(e.event_names),
+    ),
 )
+#: The mutants only a spec with named events can show (the hostile spec has none).
+EVENT_MUTANTS = frozenset({"event-wrong-target", "event-fires-elsewhere"})
 
 # -- subjects ------------------------------------------------------------------------------
 
@@ -510,8 +539,16 @@ def test_the_suite_kills_the_mutant(
 
 
 def test_the_hostile_spec_shows_every_defect() -> None:
-    assert [m.name for m in MUTANTS if not m.needs(MODELS["hostile"])] == []
+    missed = [m.name for m in MUTANTS if not m.needs(MODELS["hostile"])]
+    assert sorted(missed) == sorted(EVENT_MUTANTS)
     assert len(SUBJECTS) >= 3
+
+
+def test_the_events_mutants_have_a_subject() -> None:
+    """The committed TCP connection (RFC 9293) names events: it shows both event defects."""
+    for mutant in MUTANTS:
+        if mutant.name in EVENT_MUTANTS:
+            assert [s for s in SUBJECTS if mutant.needs(MODELS[s])] == ["connection"]
 
 
 def test_mutant_names_are_unique() -> None:

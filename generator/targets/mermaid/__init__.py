@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 def render_diagram(spec: Spec, *, relative: str) -> str:
     """The ``.mmd`` file: our header as a Mermaid comment, then the diagram."""
+    from generator.diagram.sync import event_labels
     from generator.diagram.writer import render_state_diagram  # lazy: Jinja2
     from generator.targets.python.render import mmd_header
 
@@ -24,6 +25,7 @@ def render_diagram(spec: Spec, *, relative: str) -> str:
         [t.pair for t in spec.transitions],
         spec.initial_states,
         spec.terminal_states,
+        edge_labels=event_labels(spec),
     )
     if not diagram.endswith("\n"):
         diagram += "\n"

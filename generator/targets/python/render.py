@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from generator.model.events import event_member, method_clash
 from generator.model.names import member_name, pascal_name
 from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec
 from generator.targets.python.literals import comment_text
@@ -84,6 +85,12 @@ _MODULE_NAMES = frozenset(
 )
 
 
+#: The names a module with events adds (taken only then: a spec without events keeps its alias).
+_EVENT_MODULE_NAMES = frozenset(
+    {"Event", "EventNotAllowed", "EventNotAllowedError", "TRANSITIONS_BY_EVENT", "transitions_for"}
+)
+
+
 def module_header(relative: str) -> str:
     return header_line("#", relative)
 
@@ -93,7 +100,7 @@ def mmd_header(relative: str) -> str:
     return header_line("%%", relative, escape=lambda text: comment_text(text).replace("%", "%25"))
 
 
-def alias_name(title: str) -> str | None:
+def alias_name(title: str, *, events: bool = False) -> str | None:
     """The PascalCase name ``Machine`` is also bound to, or None.
 
     ``pascal_name(title)``; if that is already a name of the module or a builtin, the same
@@ -102,7 +109,7 @@ def alias_name(title: str) -> str | None:
     itself a finding under a configuration that does not select PLC2401) or longer than
     72 characters.
     """
-    taken = _MODULE_NAMES | set(dir(builtins))
+    taken = _MODULE_NAMES | set(dir(builtins)) | (_EVENT_MODULE_NAMES if events else set())
     name = pascal_name(title)
     if name == "Machine":
         return None
@@ -142,6 +149,9 @@ _PUBLIC = (
     "Listener",
     "Machine",
 )
+#: Added to ``_PUBLIC`` for a spec that declares events (and only then, so a document without
+#: events generates the same module as before events existed).
+_PUBLIC_EVENTS = ("Event", "EventNotAllowed", "TRANSITIONS_BY_EVENT", "transitions_for")
 
 #: The module docstring after its first line (``<spec id>: <title>``).
 _MODULE_DOC = (
@@ -170,6 +180,12 @@ class _StateView:
 
 
 @dataclass(frozen=True)
+class _EventView:
+    name: str
+    member: str
+
+
+@dataclass(frozen=True)
 class _InvalidView:
     from_member: str
     to_member: str
@@ -194,6 +210,7 @@ def _members(spec: Spec) -> dict[str, str]:
         owner[member] = name
         members[name] = member
     declared: set[tuple[str, str]] = set()
+    keyed: set[tuple[str, str, str | None]] = set()
     for t in spec.transitions:
         for name in t.pair:
             if name not in members:
@@ -201,10 +218,11 @@ def _members(spec: Spec) -> dict[str, str]:
                     f"transition {t.from_state!r} -> {t.to_state!r} names "
                     f"undeclared state {name!r} (SD102)"
                 )
-        if t.pair in declared:
+        if (*t.pair, t.event) in keyed:
             raise RenderError(
                 f"transition {t.from_state!r} -> {t.to_state!r} is declared twice (SD105)"
             )
+        keyed.add((*t.pair, t.event))
         declared.add(t.pair)
     listed: set[tuple[str, str]] = set()
     for i in spec.invalid:
@@ -230,6 +248,30 @@ def _members(spec: Spec) -> dict[str, str]:
     return members
 
 
+def _events(spec: Spec) -> dict[str, str]:
+    """Event name -> ``Event`` member; refuses a collision (SD116) or an event that leads
+    from one state to two targets (SD115), which ``fire`` could not honour."""
+    members: dict[str, str] = {}
+    owner: dict[str, str] = {}
+    for name in spec.events:
+        member = event_member(name)
+        if member in owner:
+            raise RenderError(
+                f"events {owner[member]!r} and {name!r} both map to the member {member} (SD116)"
+            )
+        owner[member] = name
+        members[name] = member
+    target: dict[tuple[str, str], str] = {}
+    for t in spec.transitions:
+        if t.event is not None and target.setdefault((t.from_state, t.event), t.to_state) != (
+            t.to_state
+        ):
+            raise RenderError(
+                f"event {t.event!r} leads from {t.from_state!r} to two targets (SD115)"
+            )
+    return members
+
+
 def _render(template: str, context: dict[str, Any], what: str) -> str:
     text = environment("generator.targets.python").get_template(template).render(context)
     try:
@@ -243,9 +285,10 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
     """The Python module for ``spec``; ``relative`` is the spec's path for the header and
     ``module`` the file's stem (for the file-level N999 suppression when ruff needs it)."""
     members = _members(spec)
+    events = _events(spec)
     meanings = {state.name: state.meaning for state in reversed(spec.states)}
     states = [_StateView(name, members[name], meanings[name]) for name in spec.state_names]
-    alias = alias_name(spec.title)
+    alias = alias_name(spec.title, events=bool(spec.events))
     enum_class = all(s.member.isascii() and len(s.member) <= _MAX_CLASS_MEMBER for s in states)
     context: dict[str, Any] = {
         "header": "\n".join(
@@ -265,9 +308,13 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
                 "from_member": members[t.from_state],
                 "to_member": members[t.to_state],
                 **{name: getattr(t, name) for name in TRANSITION_TEXT_FIELDS},
+                "event_member": None if t.event is None else events[t.event],
             }
             for t in spec.transitions
         ],
+        "events": [_EventView(name, member) for name, member in events.items()],
+        # Per-event methods only when every name is free (SD116 reports the others).
+        "event_methods": all(method_clash(name) is None for name in events),
         "invalid": [
             _InvalidView(members[i.from_state], members[i.to_state], i.why) for i in spec.invalid
         ],
@@ -275,7 +322,7 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
         "terminal": [members[name] for name in spec.terminal_states],
         "alias": alias,
         "module_doc": f"{spec.id}: {spec.title}\n\n{_MODULE_DOC}",
-        "public": sorted(_PUBLIC, key=_all_order),
+        "public": sorted(_PUBLIC + (_PUBLIC_EVENTS if events else ()), key=_all_order),
     }
     return _render("module.py.j2", context, f"{module}.py")
 
