@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.document import Document
-from generator.render import document_sha256
-
-from generator.lint import lint_bytes
+from generator.lint.document import lint_bytes
+from generator.model.document import Document
+from generator.targets import document_sha256
 from generator.targets.typescript.render import render_module
 from generator.targets.typescript.tests import render_test
 
