@@ -1,4 +1,4 @@
-"""Run the fuzz campaign of ``tests/test_fuzz_campaign.py`` without stopping, and time it.
+"""Run the fuzz campaign of ``tests/testing/test_fuzz_campaign.py`` without stopping, and time it.
 
     python benchmarks/bench_fuzz.py [--examples 2000] [--minimize] [--save tests/fixtures/fuzz]
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "testing"))
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from test_fuzz_campaign import campaign_failures, failure_class, inputs  # noqa: E402

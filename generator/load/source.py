@@ -24,14 +24,28 @@ class Span(NamedTuple):
     end: int
 
 
+#: Counting line breaks from the last lookup may scan this many times the text before the
+#: full line table is built instead (a table costs about a microsecond per line, a scan a
+#: fraction of a nanosecond per character, so a blank-line-heavy text never needs one).
+_SCAN_BUDGET = 16
+
+
 @dataclass(frozen=True)
 class SourceText:
-    """Decoded document text (one leading BOM removed) with a lazily built line table."""
+    """Decoded document text (one leading BOM removed) with a lazily built line table.
+
+    A document without CR answers lookups by counting LFs from the previous lookup (findings
+    come roughly in order) and remembers the start of each line it met; the full table (one
+    int per line) is built only when counting has scanned ``_SCAN_BUDGET`` times the text.
+    """
 
     text: str
     had_bom: bool = False
     _starts: list[int] = field(default_factory=list, repr=False, compare=False)
-    _lookups: list[int] = field(default_factory=list, repr=False, compare=False)
+    #: Counting state: [cursor offset, its line, its line's start, characters scanned]; an
+    #: empty list until the first lookup, None-like ``[-1]`` when the text holds a CR.
+    _cursor: list[int] = field(default_factory=list, repr=False, compare=False)
+    _known: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
     def _line_starts(self) -> list[int]:
         if not self._starts:
@@ -39,27 +53,69 @@ class SourceText:
             self._starts.extend(m.end() for m in _BREAK.finditer(self.text))
         return self._starts
 
+    def _counted(self, offset: int) -> tuple[int, int] | None:
+        """(line, line start) of ``offset`` by counting LFs, or None when the table is due."""
+        text, cursor = self.text, self._cursor
+        if not cursor:
+            cursor.extend((-1,) if "\r" in text else (0, 1, 0, 0))
+        if self._starts or len(cursor) == 1:
+            return None
+        at, line, start, scanned = cursor
+        if offset >= at:
+            line += text.count("\n", at, offset)
+            if offset > at:
+                start = max(start, text.rfind("\n", at, offset) + 1)
+            scanned += offset - at
+        elif offset >= start:  # earlier on the same line
+            scanned += 1
+        else:
+            line -= text.count("\n", offset, at)
+            start = text.rfind("\n", 0, offset) + 1
+            scanned += at - start
+        if scanned > _SCAN_BUDGET * (len(text) + 1):
+            return None
+        cursor[:] = (offset, line, start, scanned)
+        self._known[line] = start
+        return line, start
+
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a code-point offset, as an editor shows it."""
         offset = max(0, min(offset, len(self.text)))
-        if not self._starts and len(self._lookups) < 4 and "\r" not in self.text:
-            # A clean document asks for one or two positions (its id): counting in C is
-            # cheaper than building the whole line table; many lookups build the table.
-            self._lookups.append(offset)
-            start = self.text.rfind("\n", 0, offset) + 1
-            return self.text.count("\n", 0, offset) + 1, offset - start + 1
+        counted = self._counted(offset)
+        if counted is not None:
+            return counted[0], offset - counted[1] + 1
         starts = self._line_starts()
         index = bisect_right(starts, offset) - 1
         return index + 1, offset - starts[index] + 1
 
+    def _start(self, line: int) -> int | None:
+        """The offset where a 1-based line starts, if counting already met it (or the next)."""
+        if self._starts:
+            return None
+        if line in self._known:
+            return self._known[line]
+        after = self._known.get(line + 1)
+        if after is None or after == 0:
+            return None
+        start = self.text.rfind("\n", 0, after - 1) + 1
+        self._known[line] = start
+        return start
+
     def offset(self, line: int, column: int) -> int:
         """The code-point offset of a 1-based (line, column): the inverse of ``position``."""
+        start = self._start(line)
+        if start is not None:
+            return min(start + column - 1, len(self.text))
         starts = self._line_starts()
         line = max(1, min(line, len(starts)))
         return min(starts[line - 1] + column - 1, len(self.text))
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its line break."""
+        start = self._start(line)
+        if start is not None:
+            end = self.text.find("\n", start)
+            return self.text[start : end if end >= 0 else len(self.text)]
         starts = self._line_starts()
         if not 1 <= line <= len(starts):
             return ""

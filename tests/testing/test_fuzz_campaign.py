@@ -12,7 +12,9 @@ BOM and unusual characters), plus raw text. Each input goes through the real CLI
   within their lines in code points (so a CRLF span never includes the ``\\r``);
 * ``diagram --write`` never crashes, and never adds a finding other than the drift it
   repairs; after a write that was not blocked, ``diagram --check`` is clean and a second write
-  changes nothing.
+  changes nothing;
+* ``lint --fix`` never crashes, never writes a file that lints worse (a new code, more errors)
+  and a second fix changes nothing; neither rewrite ever changes the front matter block.
 
 ``STATEDOC_FUZZ_EXAMPLES`` sets the number of inputs (default: the Hypothesis profile's
 ``max_examples``, 50 locally and 250 under ``HYPOTHESIS_PROFILE=ci``); e.g.
@@ -134,6 +136,7 @@ def campaign_failures(project: Path, data: bytes) -> list[str]:
         added = Counter(str(f["code"]) for f in after) - Counter(str(f["code"]) for f in before)
         failures += [f"write-adds-finding: {c}" for c in sorted(added)]
         failures += position_failures(written, after)
+        failures += kept_front_matter("write", data, written)
     if code == 0:  # the write was not blocked by lint errors nor refused
         check, _, err = call("diagram", "--check", "-q", "--no-cache", "-j", "1", SPEC)
         if check != 0:
@@ -143,13 +146,59 @@ def campaign_failures(project: Path, data: bytes) -> list[str]:
             failures.append(f"write-crash: {crash_class(err)} (second write)")
         elif spec.read_bytes() != written:
             failures.append("write-not-idempotent: the second write changed the file")
+    return failures + fix_failures(project, data, before)
+
+
+def fix_failures(project: Path, data: bytes, before: list[dict[str, object]]) -> list[str]:
+    """``lint --fix`` on the original input: no crash, never a file that lints worse (a new
+    code or more errors) nor one whose front matter changed, and a second fix is a no-op."""
+    spec = project / SPEC
+    spec.write_bytes(data)
+    code, _, err = call("lint", "--fix", "-q", "--no-cache", "-j", "1", SPEC)
+    if code not in (0, 1) or "Traceback" in err:
+        return [f"fix-crash: {crash_class(err)}"]
+    fixed = spec.read_bytes()
+    if fixed == data:
+        return []
+    _, after, _ = lint_json(project)
+    added = Counter(str(f["code"]) for f in after) - Counter(str(f["code"]) for f in before)
+    failures = [f"fix-adds-finding: {c}" for c in sorted(added)]
+    if _errors(after) > _errors(before):
+        failures.append("fix-lints-worse: more errors after the fix")
+    failures += position_failures(fixed, after)
+    failures += kept_front_matter("fix", data, fixed)
+    code, _, err = call("lint", "--fix", "-q", "--no-cache", "-j", "1", SPEC)
+    if code not in (0, 1) or "Traceback" in err:
+        failures.append(f"fix-crash: {crash_class(err)} (second fix)")
+    elif spec.read_bytes() != fixed:
+        failures.append("fix-not-idempotent: the second fix changed the file")
     return failures
+
+
+def _errors(findings: list[dict[str, object]]) -> int:
+    return sum(1 for f in findings if f["severity"] == "error")
+
+
+def kept_front_matter(what: str, old: bytes, new: bytes) -> list[str]:
+    """A rewrite of the diagram must leave the front matter block (its lines, up to and
+    including the closing ``---``) exactly as it was: the data-corruption class where the
+    inserted block was glued to a final ``---`` without a line break."""
+    try:
+        old_lines, new_lines = _BREAK.split(decode(old).text), _BREAK.split(decode(new).text)
+    except DecodeError:
+        return []
+    if not old_lines or old_lines[0] != "---":
+        return []
+    close = next((i for i in range(1, len(old_lines)) if old_lines[i].rstrip() == "---"), None)
+    if close is None or new_lines[: close + 1] == old_lines[: close + 1]:
+        return []
+    return [f"{what}-corrupts-front-matter"]
 
 
 def failure_class(failure: str) -> str:
     """The class of a failure string: what comes before the first ``: `` detail."""
     kind = failure.partition(": ")[0]
-    if kind in ("check-after-write", "write-not-idempotent"):
+    if kind in ("check-after-write", "write-not-idempotent", "fix-not-idempotent"):
         return kind
     return failure.removesuffix(" (second write)")
 
@@ -367,7 +416,34 @@ def truncate(draw: st.DrawFn, lines: Lines) -> Lines:
     ]
 
 
+def known_shapes(draw: st.DrawFn, lines: Lines) -> Lines:
+    """The shapes of the failure classes found so far, made directly rather than waited for:
+    a labelled edge whose state vanished from the front matter, an alias id used by edges,
+    an astral-plane character in a name or label, and the document cut right after the
+    closing ``---`` (no final line break; ``mutated`` varies CRLF and lone CR line breaks)."""
+    shape = draw(st.sampled_from(["vanished-label", "alias", "astral", "cut-after-front"]))
+    if shape == "vanished-label":
+        i = _pick(draw, _edges(lines))
+        if i is not None and ":" not in lines[i]:
+            lines = [*lines[:i], lines[i] + ": a label", *lines[i + 1 :]]
+        old = draw(st.sampled_from(_states(lines)))
+        new = draw(st.sampled_from(["errored", "s2", "[*]", "𝔸 b"]))
+        front = _front(lines)
+        return [_replace_word(s, old, new) if j in front else s for j, s in enumerate(lines)]
+    if shape == "alias":
+        return alias(draw, lines)
+    if shape == "astral":
+        i = _pick(draw, [*_front(lines), *_edges(lines)])
+        if i is None:
+            return lines
+        at = draw(st.integers(0, len(lines[i])))
+        char = draw(st.sampled_from(["😀", "𝔸", "\U0001f600\u0301", "𐍈"]))
+        return [*lines[:i], lines[i][:at] + char + lines[i][at:], *lines[i + 1 :]]
+    return lines[: _front(lines).stop + 1]
+
+
 MUTATIONS: tuple[Mutation, ...] = (
+    known_shapes,
     truncate,
     drop_diagram,
     edit_heading,
