@@ -51,6 +51,7 @@ SPEC = "specs/fuzz.md"
 _BREAK = re.compile(r"\r\n|\r|\n")
 _QUOTED_CHAR = re.compile(r"unacceptable character #x([0-9a-fA-F]{4,6})")
 _INTERNAL = re.compile(r"statedoc: internal error: (\w+): (.*)")
+_OWN = re.compile(r"the diagram statedoc would write is rejected by (SD30[1345])")
 
 
 # --- running the CLI in-process ----------------------------------------------------------------
@@ -127,9 +128,11 @@ def campaign_failures(project: Path, data: bytes) -> list[str]:
         return [f"lint-crash: {crash_class(err)}"]
     failures = [f"lint-SD000: {f['message']}" for f in before if f["code"] == "SD000"]
     failures += position_failures(data, before)
-    code, _, err = call("diagram", "--write", "-q", "--no-cache", "-j", "1", SPEC)
+    code, out, err = call("diagram", "--write", "-q", "--no-cache", "-j", "1", SPEC)
     if code not in (0, 1) or "Traceback" in err:
         return [*failures, f"write-crash: {crash_class(err)}"]
+    # The planner draws from the spec: a drawing its own drift check rejects is its bug.
+    failures += [f"write-rejects-own-diagram: {c}" for c in sorted(set(_OWN.findall(out)))]
     written = spec.read_bytes()
     if written != data:
         _, after, _ = lint_json(project)
@@ -538,6 +541,26 @@ def test_position_check_catches_a_span_past_the_line(crlf: bool) -> None:
     assert position_failures(data, [{**finding, "end_line": 4}]) == [
         "position:SD999:end line past the last line"
     ]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("command", [("diagram", "--write"), ("lint", "--fix")])
+def test_diagram_goes_on_its_own_line_after_a_final_front_matter_fence(
+    project: Path, newline: str, command: tuple[str, str]
+) -> None:
+    """A spec that is only front matter ending in ``---`` with no line break: the block is
+    written after a line break of the file's style (once ``---```mermaid``: the fence glued to
+    the closing ``---``, which the planner then refused as SD301 forever)."""
+    seed = (FIXTURES / "write-breaks-front-matter-no-final-newline.md").read_text()
+    old = newline.join(seed.split("\n"))
+    assert old.endswith("---") and "```" not in old
+    (project / SPEC).write_bytes(old.encode())
+    code, _, err = call(*command, "-q", "--no-cache", "-j", "1", SPEC)
+    new = (project / SPEC).read_bytes().decode()
+    assert code == 0, err
+    assert new.startswith(old + newline + "```mermaid" + newline)
+    assert call("diagram", "--check", "-q", "--no-cache", SPEC)[0] == 0
+    assert lint_json(project)[1] == []
 
 
 REPRODUCERS = sorted(FIXTURES.glob("*")) if FIXTURES.is_dir() else []
