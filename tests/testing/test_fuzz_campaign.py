@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -38,6 +37,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import fuzz_examples
 
 from generator.cli import main
 from generator.load.source import DecodeError, decode
@@ -45,7 +45,7 @@ from generator.load.source import DecodeError, decode
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "specs").rglob("*.md"))}
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fuzz"
-EXAMPLES = int(os.environ.get("STATEDOC_FUZZ_EXAMPLES", "0")) or settings().max_examples
+EXAMPLES = fuzz_examples(settings().max_examples)
 #: Where the input is written, relative to the project folder the CLI runs in.
 SPEC = "specs/fuzz.md"
 _BREAK = re.compile(r"\r\n|\r|\n")
