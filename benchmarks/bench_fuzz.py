@@ -26,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "testing"))
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
@@ -94,12 +95,14 @@ def main() -> None:
     parser.add_argument("--minimize", action="store_true")
     parser.add_argument("--save", type=Path, help="write each class's reproducer here")
     parser.add_argument("--slowest", type=int, default=10, help="inputs to time against plain")
+    parser.add_argument("--keep-slowest", type=Path, help="write the slowest input to this file")
     args = parser.parse_args()
 
     project = Path(tempfile.mkdtemp(prefix="statedoc-fuzz-"))
     (project / "pyproject.toml").write_text('[tool.statedoc]\nspecs = "specs"\n')
     (project / "specs").mkdir()
     save = args.save.resolve() if args.save else None
+    keep = args.keep_slowest.resolve() if args.keep_slowest else None
     os.chdir(project)
     os.environ.pop("STATEDOC_FORMAT", None)
 
@@ -143,7 +146,10 @@ def main() -> None:
         slow, plain = best_time(data), best_time(plain_text(len(data)))
         ratios.append(slow / plain)
         print(f"| {len(data)} | {slow:.5f} | {plain:.5f} | {slow / plain:.2f} |")
-    print(f"\nslowest input relative to plain text of the same size: {max(ratios):.2f}x")
+    worst = max(range(len(ratios)), key=ratios.__getitem__)
+    print(f"\nslowest input relative to plain text of the same size: {ratios[worst]:.2f}x")
+    if keep:
+        keep.write_bytes(timings[worst][1])
 
     if args.minimize or save:
         for name, data in sorted(smallest.items()):
