@@ -129,9 +129,15 @@ def main() -> None:
             counts[name] += 1
             if name not in smallest or len(data) < len(smallest[name]):
                 smallest[name] = data
+        if tried % 1000 == 0:
+            seconds = time.perf_counter() - started
+            print(f"... {tried} inputs, {sum(counts.values())} failing, {seconds:.0f} s", flush=True)
 
     started = time.perf_counter()
-    campaign()
+    try:
+        campaign()
+    except KeyboardInterrupt:  # a long run stopped early still reports what it tried
+        print("interrupted: the numbers below are for the inputs tried so far")
     elapsed = time.perf_counter() - started
     print(f"inputs tried: {tried} in {elapsed:.0f} s; failure classes: {len(counts)}")
     print("\n| class | inputs | smallest (bytes) |\n| --- | ---: | ---: |")
