@@ -89,6 +89,22 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:80]
 
 
+def compare_slowest(timings: list[tuple[float, bytes]], count: int, keep: Path | None) -> None:
+    """Time the ``count`` slowest inputs again against plain text of the same size."""
+    timings.sort(key=lambda item: item[0], reverse=True)
+    print("\n| input bytes | lint s (best of 5) | plain text s | ratio |")
+    print("| ---: | ---: | ---: | ---: |")
+    ratios = []
+    for _, data in timings[:count]:
+        slow, plain = best_time(data), best_time(plain_text(len(data)))
+        ratios.append(slow / plain)
+        print(f"| {len(data)} | {slow:.5f} | {plain:.5f} | {slow / plain:.2f} |")
+    worst = max(range(len(ratios)), key=ratios.__getitem__)
+    print(f"\nslowest input relative to plain text of the same size: {ratios[worst]:.2f}x")
+    if keep:
+        keep.write_bytes(timings[worst][1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=2000)
@@ -131,7 +147,8 @@ def main() -> None:
                 smallest[name] = data
         if tried % 1000 == 0:
             seconds = time.perf_counter() - started
-            print(f"... {tried} inputs, {sum(counts.values())} failing, {seconds:.0f} s", flush=True)
+            failing = sum(counts.values())
+            print(f"... {tried} inputs, {failing} failing, {seconds:.0f} s", flush=True)
 
     started = time.perf_counter()
     try:
@@ -144,18 +161,7 @@ def main() -> None:
     for name, count in counts.most_common():
         print(f"| {name} | {count} | {len(smallest[name])} |")
 
-    timings.sort(key=lambda item: item[0], reverse=True)
-    print("\n| input bytes | lint s (best of 5) | plain text s | ratio |")
-    print("| ---: | ---: | ---: | ---: |")
-    ratios = []
-    for _, data in timings[: args.slowest]:
-        slow, plain = best_time(data), best_time(plain_text(len(data)))
-        ratios.append(slow / plain)
-        print(f"| {len(data)} | {slow:.5f} | {plain:.5f} | {slow / plain:.2f} |")
-    worst = max(range(len(ratios)), key=ratios.__getitem__)
-    print(f"\nslowest input relative to plain text of the same size: {ratios[worst]:.2f}x")
-    if keep:
-        keep.write_bytes(timings[worst][1])
+    compare_slowest(timings, args.slowest, keep)
 
     if args.minimize or save:
         for name, data in sorted(smallest.items()):
