@@ -34,16 +34,16 @@ _SCAN_BUDGET = 16
 class SourceText:
     """Decoded document text (one leading BOM removed) with a lazily built line table.
 
-    A document without CR answers lookups by counting LFs from the previous lookup (findings
-    come roughly in order) and remembers the start of each line it met; the full table (one
-    int per line) is built only when counting has scanned ``_SCAN_BUDGET`` times the text.
+    Lookups count line breaks (``str.count``, in C) from the previous lookup, as findings
+    come roughly in order, and remember the start of each line they met; the full table (one
+    int per line) is built only once counting has scanned ``_SCAN_BUDGET`` times the text.
     """
 
     text: str
     had_bom: bool = False
     _starts: list[int] = field(default_factory=list, repr=False, compare=False)
-    #: Counting state: [cursor offset, its line, its line's start, characters scanned]; an
-    #: empty list until the first lookup, None-like ``[-1]`` when the text holds a CR.
+    #: Counting state: [cursor offset, its line, its line's start, characters scanned,
+    #: 1 if the text holds a CR]; empty until the first lookup.
     _cursor: list[int] = field(default_factory=list, repr=False, compare=False)
     _known: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
@@ -53,28 +53,47 @@ class SourceText:
             self._starts.extend(m.end() for m in _BREAK.finditer(self.text))
         return self._starts
 
+    def _breaks(self, low: int, high: int, cr: int) -> int:
+        """Line starts in ``(low, high]`` (``low < high``): LF, CR and CRLF each count once,
+        and ``high`` between the CR and the LF of a CRLF is still on the CR's line."""
+        text = self.text
+        found = text.count("\n", low, high)
+        if cr:
+            found += text.count("\r", low, high) - text.count("\r\n", low, high)
+            found -= text[high - 1 : high + 1] == "\r\n"
+        return found
+
+    def _line_start(self, low: int, offset: int, cr: int) -> int:
+        """The last line start in ``(low, offset]``, or 0 when there is none (scanning no
+        further back than ``low``)."""
+        text = self.text
+        start = text.rfind("\n", low, offset) + 1
+        if cr:
+            end = offset - (offset > 0 and text[offset - 1 : offset + 1] == "\r\n")
+            start = max(start, text.rfind("\r", max(start, low), end) + 1)
+        return start
+
     def _counted(self, offset: int) -> tuple[int, int] | None:
-        """(line, line start) of ``offset`` by counting LFs, or None when the table is due."""
+        """(line, line start) of ``offset`` by counting, or None when the table is due."""
         text, cursor = self.text, self._cursor
-        if not cursor:
-            cursor.extend((-1,) if "\r" in text else (0, 1, 0, 0))
-        if self._starts or len(cursor) == 1:
+        if self._starts:
             return None
-        at, line, start, scanned = cursor
-        if offset >= at:
-            line += text.count("\n", at, offset)
-            if offset > at:
-                start = max(start, text.rfind("\n", at, offset) + 1)
+        if not cursor:
+            cursor.extend((0, 1, 0, 0, "\r" in text))
+        at, line, start, scanned, cr = cursor
+        if offset > at:
+            line += self._breaks(at, offset, cr)
+            start = max(start, self._line_start(at, offset, cr))
             scanned += offset - at
-        elif offset >= start:  # earlier on the same line
-            scanned += 1
-        else:
-            line -= text.count("\n", offset, at)
-            start = text.rfind("\n", 0, offset) + 1
+        elif offset < start:
+            line -= self._breaks(offset, at, cr)
+            start = self._line_start(0, offset, cr)
             scanned += at - start
+        else:  # earlier on the same line
+            scanned += 1
         if scanned > _SCAN_BUDGET * (len(text) + 1):
             return None
-        cursor[:] = (offset, line, start, scanned)
+        cursor[:] = (offset, line, start, scanned, cr)
         self._known[line] = start
         return line, start
 
@@ -90,14 +109,14 @@ class SourceText:
 
     def _start(self, line: int) -> int | None:
         """The offset where a 1-based line starts, if counting already met it (or the next)."""
-        if self._starts:
+        if self._starts or not self._cursor:
             return None
         if line in self._known:
             return self._known[line]
         after = self._known.get(line + 1)
-        if after is None or after == 0:
+        if not after:
             return None
-        start = self.text.rfind("\n", 0, after - 1) + 1
+        start = self._line_start(0, after - 1, self._cursor[4])  # before its line break
         self._known[line] = start
         return start
 
@@ -114,8 +133,8 @@ class SourceText:
         """The text of a 1-based line, without its line break."""
         start = self._start(line)
         if start is not None:
-            end = self.text.find("\n", start)
-            return self.text[start : end if end >= 0 else len(self.text)]
+            found = _BREAK.search(self.text, start)
+            return self.text[start : found.start() if found is not None else len(self.text)]
         starts = self._line_starts()
         if not 1 <= line <= len(starts):
             return ""
