@@ -59,7 +59,8 @@ def test_unknown_repo_suggests_the_declared_repo() -> None:
 
 def test_a_clean_lint_does_not_import_difflib() -> None:
     code = (
-        "import sys; sys.path.insert(0, 'tests'); from sample_documents import document, lint_text; "
+        "import sys; sys.path.insert(0, 'tests'); "
+        "from sample_documents import document, lint_text; "
         "assert not lint_text(document()).findings; assert 'difflib' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
