@@ -1,4 +1,4 @@
-"""Run the fuzz campaign of ``tests/test_fuzz_campaign.py`` without stopping, and time it.
+"""Run the fuzz campaign of ``tests/testing/test_fuzz_campaign.py`` without stopping, and time it.
 
     python benchmarks/bench_fuzz.py [--examples 2000] [--minimize] [--save tests/fixtures/fuzz]
 
@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "testing"))
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from test_fuzz_campaign import campaign_failures, failure_class, inputs  # noqa: E402
@@ -88,18 +89,36 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:80]
 
 
+def compare_slowest(timings: list[tuple[float, bytes]], count: int, keep: Path | None) -> None:
+    """Time the ``count`` slowest inputs again against plain text of the same size."""
+    timings.sort(key=lambda item: item[0], reverse=True)
+    print("\n| input bytes | lint s (best of 5) | plain text s | ratio |")
+    print("| ---: | ---: | ---: | ---: |")
+    ratios = []
+    for _, data in timings[:count]:
+        slow, plain = best_time(data), best_time(plain_text(len(data)))
+        ratios.append(slow / plain)
+        print(f"| {len(data)} | {slow:.5f} | {plain:.5f} | {slow / plain:.2f} |")
+    worst = max(range(len(ratios)), key=ratios.__getitem__)
+    print(f"\nslowest input relative to plain text of the same size: {ratios[worst]:.2f}x")
+    if keep:
+        keep.write_bytes(timings[worst][1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=2000)
     parser.add_argument("--minimize", action="store_true")
     parser.add_argument("--save", type=Path, help="write each class's reproducer here")
     parser.add_argument("--slowest", type=int, default=10, help="inputs to time against plain")
+    parser.add_argument("--keep-slowest", type=Path, help="write the slowest input to this file")
     args = parser.parse_args()
 
     project = Path(tempfile.mkdtemp(prefix="statedoc-fuzz-"))
     (project / "pyproject.toml").write_text('[tool.statedoc]\nspecs = "specs"\n')
     (project / "specs").mkdir()
     save = args.save.resolve() if args.save else None
+    keep = args.keep_slowest.resolve() if args.keep_slowest else None
     os.chdir(project)
     os.environ.pop("STATEDOC_FORMAT", None)
 
@@ -126,24 +145,23 @@ def main() -> None:
             counts[name] += 1
             if name not in smallest or len(data) < len(smallest[name]):
                 smallest[name] = data
+        if tried % 1000 == 0:
+            seconds = time.perf_counter() - started
+            failing = sum(counts.values())
+            print(f"... {tried} inputs, {failing} failing, {seconds:.0f} s", flush=True)
 
     started = time.perf_counter()
-    campaign()
+    try:
+        campaign()
+    except KeyboardInterrupt:  # a long run stopped early still reports what it tried
+        print("interrupted: the numbers below are for the inputs tried so far")
     elapsed = time.perf_counter() - started
     print(f"inputs tried: {tried} in {elapsed:.0f} s; failure classes: {len(counts)}")
     print("\n| class | inputs | smallest (bytes) |\n| --- | ---: | ---: |")
     for name, count in counts.most_common():
         print(f"| {name} | {count} | {len(smallest[name])} |")
 
-    timings.sort(key=lambda item: item[0], reverse=True)
-    print("\n| input bytes | lint s (best of 5) | plain text s | ratio |")
-    print("| ---: | ---: | ---: | ---: |")
-    ratios = []
-    for _, data in timings[: args.slowest]:
-        slow, plain = best_time(data), best_time(plain_text(len(data)))
-        ratios.append(slow / plain)
-        print(f"| {len(data)} | {slow:.5f} | {plain:.5f} | {slow / plain:.2f} |")
-    print(f"\nslowest input relative to plain text of the same size: {max(ratios):.2f}x")
+    compare_slowest(timings, args.slowest, keep)
 
     if args.minimize or save:
         for name, data in sorted(smallest.items()):

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from docs import DOOR, document  # noqa: E402
 from pathological import BODIES, plain  # noqa: E402
+from sample_documents import DOOR, document  # noqa: E402
 
 from generator.lint.document import lint_bytes  # noqa: E402
 

@@ -38,6 +38,12 @@ def scaled(full: int, minimum: int = 1) -> int:
     return full if THOROUGH else max(minimum, full // FRACTION)
 
 
+def fuzz_examples(default: int) -> int:
+    """Examples for a hostile-input property: ``STATEDOC_FUZZ_EXAMPLES`` when set (a long
+    campaign on demand, e.g. 100000), else ``default``."""
+    return int(os.environ.get("STATEDOC_FUZZ_EXAMPLES") or 0) or default
+
+
 def downstream_conftest() -> str:
     """The ``conftest.py`` text for a fresh-interpreter pytest run: empty when thorough (the
     downstream run then uses Hypothesis' own defaults, as a real project would)."""

@@ -195,7 +195,7 @@ def _insert(doc: Document) -> str:
     # No heading at all: a new "## The Lifecycle" would become the first heading, which SD206
     # compares with the title. The block alone goes at the end of the body instead.
     rest = text[doc.body_offset :]
-    if not rest.strip():
-        return text + ("" if not rest or text.endswith(("\n", "\r")) else newline) + block
+    if not rest.strip():  # nothing but the front matter: the block goes on a line of its own
+        return text + ("" if text.endswith(("\n", "\r")) else newline) + block
     lead = "" if text.endswith(("\n", "\r")) else newline
     return text + lead + newline + block

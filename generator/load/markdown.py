@@ -181,9 +181,21 @@ class Body:
         return None
 
 
+#: What ``str.splitlines`` breaks at (every one is also whitespace to ``\s``).
+_LINE_END = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_NOT_SPACE = re.compile(r"\S")
+
+
 def _first_statement(content: str) -> str:
-    for line in content.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith("%%"):
-            return stripped.lower()
+    """The first line that is neither blank nor a ``%%`` comment, stripped and lowercased.
+
+    Jumps from one non-blank character to the next rather than splitting the content, so a
+    block of a million blank lines costs one regex scan, not a list of a million lines."""
+    at = 0
+    while (found := _NOT_SPACE.search(content, at)) is not None:
+        end = _LINE_END.search(content, found.start())
+        at = end.start() if end is not None else len(content)
+        line = content[found.start() : at].strip()
+        if not line.startswith("%%"):
+            return line.lower()
     return ""

@@ -24,14 +24,28 @@ class Span(NamedTuple):
     end: int
 
 
+#: Counting line breaks from the last lookup may scan this many times the text before the
+#: full line table is built instead (a table costs about a microsecond per line, a scan a
+#: fraction of a nanosecond per character, so a blank-line-heavy text never needs one).
+_SCAN_BUDGET = 16
+
+
 @dataclass(frozen=True)
 class SourceText:
-    """Decoded document text (one leading BOM removed) with a lazily built line table."""
+    """Decoded document text (one leading BOM removed) with a lazily built line table.
+
+    Lookups count line breaks (``str.count``, in C) from the previous lookup, as findings
+    come roughly in order, and remember the start of each line they met; the full table (one
+    int per line) is built only once counting has scanned ``_SCAN_BUDGET`` times the text.
+    """
 
     text: str
     had_bom: bool = False
     _starts: list[int] = field(default_factory=list, repr=False, compare=False)
-    _lookups: list[int] = field(default_factory=list, repr=False, compare=False)
+    #: Counting state: [cursor offset, its line, its line's start, characters scanned,
+    #: 1 if the text holds a CR]; empty until the first lookup.
+    _cursor: list[int] = field(default_factory=list, repr=False, compare=False)
+    _known: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
     def _line_starts(self) -> list[int]:
         if not self._starts:
@@ -39,27 +53,88 @@ class SourceText:
             self._starts.extend(m.end() for m in _BREAK.finditer(self.text))
         return self._starts
 
+    def _breaks(self, low: int, high: int, cr: int) -> int:
+        """Line starts in ``(low, high]`` (``low < high``): LF, CR and CRLF each count once,
+        and ``high`` between the CR and the LF of a CRLF is still on the CR's line."""
+        text = self.text
+        found = text.count("\n", low, high)
+        if cr:
+            found += text.count("\r", low, high) - text.count("\r\n", low, high)
+            found -= text[high - 1 : high + 1] == "\r\n"
+        return found
+
+    def _line_start(self, low: int, offset: int, cr: int) -> int:
+        """The last line start in ``(low, offset]``, or 0 when there is none (scanning no
+        further back than ``low``)."""
+        text = self.text
+        start = text.rfind("\n", low, offset) + 1
+        if cr:
+            end = offset - (offset > 0 and text[offset - 1 : offset + 1] == "\r\n")
+            start = max(start, text.rfind("\r", max(start, low), end) + 1)
+        return start
+
+    def _counted(self, offset: int) -> tuple[int, int] | None:
+        """(line, line start) of ``offset`` by counting, or None when the table is due."""
+        text, cursor = self.text, self._cursor
+        if self._starts:
+            return None
+        if not cursor:
+            cursor.extend((0, 1, 0, 0, "\r" in text))
+        at, line, start, scanned, cr = cursor
+        if offset > at:
+            line += self._breaks(at, offset, cr)
+            start = max(start, self._line_start(at, offset, cr))
+            scanned += offset - at
+        elif offset < start:
+            line -= self._breaks(offset, at, cr)
+            start = self._line_start(0, offset, cr)
+            scanned += at - start
+        else:  # earlier on the same line
+            scanned += 1
+        if scanned > _SCAN_BUDGET * (len(text) + 1):
+            return None
+        cursor[:] = (offset, line, start, scanned, cr)
+        self._known[line] = start
+        return line, start
+
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a code-point offset, as an editor shows it."""
         offset = max(0, min(offset, len(self.text)))
-        if not self._starts and len(self._lookups) < 4 and "\r" not in self.text:
-            # A clean document asks for one or two positions (its id): counting in C is
-            # cheaper than building the whole line table; many lookups build the table.
-            self._lookups.append(offset)
-            start = self.text.rfind("\n", 0, offset) + 1
-            return self.text.count("\n", 0, offset) + 1, offset - start + 1
+        counted = self._counted(offset)
+        if counted is not None:
+            return counted[0], offset - counted[1] + 1
         starts = self._line_starts()
         index = bisect_right(starts, offset) - 1
         return index + 1, offset - starts[index] + 1
 
+    def _start(self, line: int) -> int | None:
+        """The offset where a 1-based line starts, if counting already met it (or the next)."""
+        if self._starts or not self._cursor:
+            return None
+        if line in self._known:
+            return self._known[line]
+        after = self._known.get(line + 1)
+        if not after:
+            return None
+        start = self._line_start(0, after - 1, self._cursor[4])  # before its line break
+        self._known[line] = start
+        return start
+
     def offset(self, line: int, column: int) -> int:
         """The code-point offset of a 1-based (line, column): the inverse of ``position``."""
+        start = self._start(line)
+        if start is not None:
+            return min(start + column - 1, len(self.text))
         starts = self._line_starts()
         line = max(1, min(line, len(starts)))
         return min(starts[line - 1] + column - 1, len(self.text))
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its line break."""
+        start = self._start(line)
+        if start is not None:
+            found = _BREAK.search(self.text, start)
+            return self.text[start : found.start() if found is not None else len(self.text)]
         starts = self._line_starts()
         if not 1 <= line <= len(starts):
             return ""

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import fuzz_examples
 from sample_documents import HEADER, codes, document, lint_text
 
 from generator.cli import main
@@ -187,7 +188,9 @@ def drifted_documents(draw: st.DrawFn) -> str:
     return text.replace("\n", "\r\n") if draw(st.booleans()) else text
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=fuzz_examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(drifted_documents())
 def test_a_rewrite_repairs_drift_adds_nothing_and_is_idempotent(text: str) -> None:
     result = lint_text(text)
@@ -204,7 +207,7 @@ def test_a_rewrite_repairs_drift_adds_nothing_and_is_idempotent(text: str) -> No
     assert after.document is not None and plan(after.document) == Edit()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=fuzz_examples(150), deadline=None)
 @given(drifted_documents())
 def test_a_readable_drifted_diagram_is_always_rewritten(text: str) -> None:
     """Refusals are for what statedoc cannot do safely, not for ordinary drift."""

@@ -16,8 +16,9 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from profiles import fuzz_examples
 from sample_documents import DOOR, document
 
 from generator.findings import Finding
@@ -120,6 +121,7 @@ def fuzzed(draw: st.DrawFn) -> str:
     return text.replace("\r\n", "\n").replace("\n", newline) if newline != "\n" else text
 
 
+@settings(max_examples=fuzz_examples(settings().max_examples))
 @given(fuzzed())
 @example(document().replace("\n", "\r\n"))
 @example(document().replace("\n", "\r"))

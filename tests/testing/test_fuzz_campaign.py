@@ -12,7 +12,9 @@ BOM and unusual characters), plus raw text. Each input goes through the real CLI
   within their lines in code points (so a CRLF span never includes the ``\\r``);
 * ``diagram --write`` never crashes, and never adds a finding other than the drift it
   repairs; after a write that was not blocked, ``diagram --check`` is clean and a second write
-  changes nothing.
+  changes nothing;
+* ``lint --fix`` never crashes, never writes a file that lints worse (a new code, more errors)
+  and a second fix changes nothing; neither rewrite ever changes the front matter block.
 
 ``STATEDOC_FUZZ_EXAMPLES`` sets the number of inputs (default: the Hypothesis profile's
 ``max_examples``, 50 locally and 250 under ``HYPOTHESIS_PROFILE=ci``); e.g.
@@ -27,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import fuzz_examples
 
 from generator.cli import main
 from generator.load.source import DecodeError, decode
@@ -43,12 +45,13 @@ from generator.load.source import DecodeError, decode
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "specs").rglob("*.md"))}
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fuzz"
-EXAMPLES = int(os.environ.get("STATEDOC_FUZZ_EXAMPLES", "0")) or settings().max_examples
+EXAMPLES = fuzz_examples(settings().max_examples)
 #: Where the input is written, relative to the project folder the CLI runs in.
 SPEC = "specs/fuzz.md"
 _BREAK = re.compile(r"\r\n|\r|\n")
 _QUOTED_CHAR = re.compile(r"unacceptable character #x([0-9a-fA-F]{4,6})")
 _INTERNAL = re.compile(r"statedoc: internal error: (\w+): (.*)")
+_OWN = re.compile(r"the diagram statedoc would write is rejected by (SD30[1345])")
 
 
 # --- running the CLI in-process ----------------------------------------------------------------
@@ -125,15 +128,18 @@ def campaign_failures(project: Path, data: bytes) -> list[str]:
         return [f"lint-crash: {crash_class(err)}"]
     failures = [f"lint-SD000: {f['message']}" for f in before if f["code"] == "SD000"]
     failures += position_failures(data, before)
-    code, _, err = call("diagram", "--write", "-q", "--no-cache", "-j", "1", SPEC)
+    code, out, err = call("diagram", "--write", "-q", "--no-cache", "-j", "1", SPEC)
     if code not in (0, 1) or "Traceback" in err:
         return [*failures, f"write-crash: {crash_class(err)}"]
+    # The planner draws from the spec: a drawing its own drift check rejects is its bug.
+    failures += [f"write-rejects-own-diagram: {c}" for c in sorted(set(_OWN.findall(out)))]
     written = spec.read_bytes()
     if written != data:
         _, after, _ = lint_json(project)
         added = Counter(str(f["code"]) for f in after) - Counter(str(f["code"]) for f in before)
         failures += [f"write-adds-finding: {c}" for c in sorted(added)]
         failures += position_failures(written, after)
+        failures += kept_front_matter("write", data, written)
     if code == 0:  # the write was not blocked by lint errors nor refused
         check, _, err = call("diagram", "--check", "-q", "--no-cache", "-j", "1", SPEC)
         if check != 0:
@@ -143,13 +149,59 @@ def campaign_failures(project: Path, data: bytes) -> list[str]:
             failures.append(f"write-crash: {crash_class(err)} (second write)")
         elif spec.read_bytes() != written:
             failures.append("write-not-idempotent: the second write changed the file")
+    return failures + fix_failures(project, data, before)
+
+
+def fix_failures(project: Path, data: bytes, before: list[dict[str, object]]) -> list[str]:
+    """``lint --fix`` on the original input: no crash, never a file that lints worse (a new
+    code or more errors) nor one whose front matter changed, and a second fix is a no-op."""
+    spec = project / SPEC
+    spec.write_bytes(data)
+    code, _, err = call("lint", "--fix", "-q", "--no-cache", "-j", "1", SPEC)
+    if code not in (0, 1) or "Traceback" in err:
+        return [f"fix-crash: {crash_class(err)}"]
+    fixed = spec.read_bytes()
+    if fixed == data:
+        return []
+    _, after, _ = lint_json(project)
+    added = Counter(str(f["code"]) for f in after) - Counter(str(f["code"]) for f in before)
+    failures = [f"fix-adds-finding: {c}" for c in sorted(added)]
+    if _errors(after) > _errors(before):
+        failures.append("fix-lints-worse: more errors after the fix")
+    failures += position_failures(fixed, after)
+    failures += kept_front_matter("fix", data, fixed)
+    code, _, err = call("lint", "--fix", "-q", "--no-cache", "-j", "1", SPEC)
+    if code not in (0, 1) or "Traceback" in err:
+        failures.append(f"fix-crash: {crash_class(err)} (second fix)")
+    elif spec.read_bytes() != fixed:
+        failures.append("fix-not-idempotent: the second fix changed the file")
     return failures
+
+
+def _errors(findings: list[dict[str, object]]) -> int:
+    return sum(1 for f in findings if f["severity"] == "error")
+
+
+def kept_front_matter(what: str, old: bytes, new: bytes) -> list[str]:
+    """A rewrite of the diagram must leave the front matter block (its lines, up to and
+    including the closing ``---``) exactly as it was: the data-corruption class where the
+    inserted block was glued to a final ``---`` without a line break."""
+    try:
+        old_lines, new_lines = _BREAK.split(decode(old).text), _BREAK.split(decode(new).text)
+    except DecodeError:
+        return []
+    if not old_lines or old_lines[0] != "---":
+        return []
+    close = next((i for i in range(1, len(old_lines)) if old_lines[i].rstrip() == "---"), None)
+    if close is None or new_lines[: close + 1] == old_lines[: close + 1]:
+        return []
+    return [f"{what}-corrupts-front-matter"]
 
 
 def failure_class(failure: str) -> str:
     """The class of a failure string: what comes before the first ``: `` detail."""
     kind = failure.partition(": ")[0]
-    if kind in ("check-after-write", "write-not-idempotent"):
+    if kind in ("check-after-write", "write-not-idempotent", "fix-not-idempotent"):
         return kind
     return failure.removesuffix(" (second write)")
 
@@ -367,7 +419,34 @@ def truncate(draw: st.DrawFn, lines: Lines) -> Lines:
     ]
 
 
+def known_shapes(draw: st.DrawFn, lines: Lines) -> Lines:
+    """The shapes of the failure classes found so far, made directly rather than waited for:
+    a labelled edge whose state vanished from the front matter, an alias id used by edges,
+    an astral-plane character in a name or label, and the document cut right after the
+    closing ``---`` (no final line break; ``mutated`` varies CRLF and lone CR line breaks)."""
+    shape = draw(st.sampled_from(["vanished-label", "alias", "astral", "cut-after-front"]))
+    if shape == "vanished-label":
+        i = _pick(draw, _edges(lines))
+        if i is not None and ":" not in lines[i]:
+            lines = [*lines[:i], lines[i] + ": a label", *lines[i + 1 :]]
+        old = draw(st.sampled_from(_states(lines)))
+        new = draw(st.sampled_from(["errored", "s2", "[*]", "𝔸 b"]))
+        front = _front(lines)
+        return [_replace_word(s, old, new) if j in front else s for j, s in enumerate(lines)]
+    if shape == "alias":
+        return alias(draw, lines)
+    if shape == "astral":
+        i = _pick(draw, [*_front(lines), *_edges(lines)])
+        if i is None:
+            return lines
+        at = draw(st.integers(0, len(lines[i])))
+        char = draw(st.sampled_from(["😀", "𝔸", "\U0001f600\u0301", "𐍈"]))
+        return [*lines[:i], lines[i][:at] + char + lines[i][at:], *lines[i + 1 :]]
+    return lines[: _front(lines).stop + 1]
+
+
 MUTATIONS: tuple[Mutation, ...] = (
+    known_shapes,
     truncate,
     drop_diagram,
     edit_heading,
@@ -462,6 +541,26 @@ def test_position_check_catches_a_span_past_the_line(crlf: bool) -> None:
     assert position_failures(data, [{**finding, "end_line": 4}]) == [
         "position:SD999:end line past the last line"
     ]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("command", [("diagram", "--write"), ("lint", "--fix")])
+def test_diagram_goes_on_its_own_line_after_a_final_front_matter_fence(
+    project: Path, newline: str, command: tuple[str, str]
+) -> None:
+    """A spec that is only front matter ending in ``---`` with no line break: the block is
+    written after a line break of the file's style (once ``---```mermaid``: the fence glued to
+    the closing ``---``, which the planner then refused as SD301 forever)."""
+    seed = (FIXTURES / "write-breaks-front-matter-no-final-newline.md").read_text()
+    old = newline.join(seed.split("\n"))
+    assert old.endswith("---") and "```" not in old
+    (project / SPEC).write_bytes(old.encode())
+    code, _, err = call(*command, "-q", "--no-cache", "-j", "1", SPEC)
+    new = (project / SPEC).read_bytes().decode()
+    assert code == 0, err
+    assert new.startswith(old + newline + "```mermaid" + newline)
+    assert call("diagram", "--check", "-q", "--no-cache", SPEC)[0] == 0
+    assert lint_json(project)[1] == []
 
 
 REPRODUCERS = sorted(FIXTURES.glob("*")) if FIXTURES.is_dir() else []

@@ -17,6 +17,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import fuzz_examples
 from sample_documents import DOOR, HEADER
 
 from generator.cli import main
@@ -28,7 +29,11 @@ pytestmark = pytest.mark.slow
 FORMATS = ("text", "json", "github", "sarif", "junit")
 #: The fixtures are set up once per test and reused by every example: the spec file is
 #: overwritten and capsys drained each time, so sharing them between examples is safe.
-FUZZ = settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+FUZZ = settings(
+    max_examples=fuzz_examples(settings().max_examples),
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    deadline=None,
+)
 
 Lint = Callable[[bytes, str], None]
 
