@@ -68,16 +68,23 @@ def _dependencies() -> str:
 def code_fingerprint() -> str:
     """Names, sizes and mtimes of statedoc's own modules and the versions of the libraries
     that decide findings: cheap, and changes with any of them."""
-    package = Path(__file__).parent
+    package = _PACKAGE
     digest = hashlib.sha256(__version__.encode())
     digest.update(_dependencies().encode())
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".json", ".j2"):
-            stat = path.stat()
-            digest.update(
-                f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode()
-            )
+    for path in own_files():
+        stat = path.stat()
+        digest.update(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
+
+
+#: The whole ``generator`` package (this module lives in ``generator/lint``): a rule, the
+#: loader or a template changes findings and renderings as much as the linter does.
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def own_files() -> list[Path]:
+    """The files of statedoc that decide what the caches hold (sources, schemas, templates)."""
+    return sorted(p for p in _PACKAGE.rglob("*") if p.suffix in (".py", ".json", ".j2"))
 
 
 def _ignore(folder: Path) -> None:

@@ -147,3 +147,19 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path: Path) -> None:
         json.loads(entry.read_bytes().partition(b"\n")[2])
         assert store.keyed.open(entry.parent.name + entry.stem, entry.read_bytes()) is not None
     assert not list((tmp_path / ".statedoc_cache").rglob("*.tmp"))
+
+
+def test_the_code_fingerprint_covers_the_whole_package() -> None:
+    # It once covered only generator/lint/ (the folder of cache.py after a move): an edited
+    # template or rule was then served stale from the render and lint caches.
+    import generator
+
+    package = Path(generator.__file__).resolve().parent
+    covered = set(cache_module.own_files())
+    for part in (
+        "targets/python/templates/module.py.j2",
+        "rules/references.py",
+        "load/frontmatter.py",
+        "lint/document.py",
+    ):
+        assert package / part in covered, part
