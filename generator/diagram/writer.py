@@ -95,7 +95,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Collection, Mapping, Sequence
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from .model import START_END
@@ -207,6 +206,8 @@ def escape_label(label: str) -> str:
 
 @functools.cache
 def _template() -> jinja2.Template:
+    from importlib import resources  # likewise: only rendering reads the template
+
     import jinja2  # lazy on purpose: the lint path must not import it
 
     source = (
