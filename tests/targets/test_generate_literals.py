@@ -172,3 +172,20 @@ def test_lint_never_imports_jinja2() -> None:
         "assert 'jinja2' not in sys.modules, 'jinja2 imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_self_checks_are_on_under_test_and_off_by_default() -> None:
+    # The ast re-parse of every literal and module is a test-time proof, not a per-run cost.
+    import os
+    import subprocess
+    import sys
+
+    from generator.targets.python import literals
+
+    assert literals.SELF_CHECK  # this suite proves the renderer with them on
+    probe = "from generator.targets.python import literals; print(literals.SELF_CHECK)"
+    env = {k: v for k, v in os.environ.items() if k != "STATEDOC_SELF_CHECK"}
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "False"

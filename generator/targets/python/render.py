@@ -5,8 +5,8 @@ The environment makes injection structurally impossible rather than merely unlik
 (this is Python, not HTML), and a ``finalize`` hook that refuses any ``{{ }}`` whose value did
 not come out of one of this module's filters. Spec text reaches a template only through
 ``pyliteral`` (:mod:`generator.targets.python.literals`), identifiers only through ``ident`` (which
-checks what :mod:`generator.model.names` made). Finally the whole module is parsed with ``ast``:
-a module that would not import is never written.
+checks what :mod:`generator.model.names` made). Under test (``literals.SELF_CHECK``) the
+whole module is also parsed with ``ast``, so a template bug fails the suite, not a user's run.
 
 Jinja2 is imported here and only here (lazily, by :func:`_environment`), so linting never
 pays for it.
@@ -14,7 +14,6 @@ pays for it.
 
 from __future__ import annotations
 
-import ast
 import builtins
 import functools
 import hashlib
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from generator.load.source import BOM, SourceText
 from generator.model.names import member_name, pascal_name
 from generator.model.spec import Spec
+from generator.targets.python import literals
 from generator.targets.python.literals import comment_text, docstring, pyliteral
 
 if TYPE_CHECKING:
@@ -344,6 +344,10 @@ def _environment() -> jinja2.Environment:
 
 def _render(template: str, context: dict[str, Any], what: str) -> str:
     text = _environment().get_template(template).render(context)
+    if not literals.SELF_CHECK:
+        return text
+    import ast
+
     try:
         ast.parse(text, filename=what)
     except SyntaxError as exc:  # pragma: no cover - a template bug, never a spec's doing
