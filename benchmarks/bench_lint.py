@@ -152,7 +152,7 @@ def main() -> None:
         [timed(lambda: baseline(paths)), timed(lambda: lint_files(files, settings, jobs=1))],
         2 * repeat + 1,
     )
-    print(row("cold lint, 600 docs, no cache, 1 process", cold, base, 2.0))
+    print(row("cold lint, 600 docs, no cache, 1 process", cold, base, 1.3))
     cache = Cache(env_root, max_file_size=config.max_file_size)
     lint_files(files, settings, jobs=1, cache=cache)
     warm = best(lambda: lint_files(files, settings, jobs=1, cache=cache), repeat)
