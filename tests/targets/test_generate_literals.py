@@ -189,3 +189,15 @@ def test_self_checks_are_on_under_test_and_off_by_default() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+@given(st.text(max_size=30))
+def test_display_width_counts_wide_characters_twice(text: str) -> None:
+    # display_width answers an ASCII text with len(); it must equal the per-character count.
+    import unicodedata
+
+    from generator.targets.python.literals import display_width
+
+    expected = sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+    assert display_width(text) == expected
+    assert display_width(text.encode("ascii", "replace").decode()) == len(text)

@@ -39,6 +39,8 @@ def display_width(text: str) -> int:
 
     Errs on the wide side (a combining mark counts one), so a line judged to fit does fit.
     """
+    if text.isascii():  # no ASCII character is wide (W or F): one column each
+        return len(text)
     width = 0
     for char in text:
         width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
