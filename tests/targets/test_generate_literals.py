@@ -201,3 +201,16 @@ def test_display_width_counts_wide_characters_twice(text: str) -> None:
     expected = sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
     assert display_width(text) == expected
     assert display_width(text.encode("ascii", "replace").decode()) == len(text)
+
+
+@given(st.text(alphabet=st.sampled_from('ab "\\\t\u200e\u00e9\u4e00\n'), max_size=40))
+def test_docstring_words_are_escaped_char_by_char(text: str) -> None:
+    # _doc_lines keeps a printable word without quote or backslash as it is; that must be
+    # exactly what escaping it character by character gives, and the docstring round-trips.
+    from generator.targets.python.literals import _doc_char, _doc_lines, docstring
+
+    for raw, escaped in _doc_lines(text, 20):
+        words = raw.split(" ")
+        assert escaped == " ".join("".join(_doc_char(c) for c in word) for word in words)
+    source = docstring(text)
+    assert isinstance(ast.literal_eval(source), str)

@@ -168,7 +168,10 @@ def _doc_lines(text: str, room: int) -> list[tuple[str, str]]:
     for paragraph in text.split("\n"):
         raw, escaped = "", ""
         for index, word in enumerate(paragraph.split(" ")):
-            word_escaped = "".join(_doc_char(char) for char in word)
+            if word.isprintable() and '"' not in word and "\\" not in word:
+                word_escaped = word  # what _doc_char gives each character of such a word
+            else:
+                word_escaped = "".join(_doc_char(char) for char in word)
             if index and raw and display_width(f"{escaped} {word_escaped}") > room:
                 lines.append((raw, escaped))
                 raw, escaped = word, word_escaped
