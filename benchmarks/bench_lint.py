@@ -1,12 +1,13 @@
 """Lint benchmarks: every number is a ratio against a baseline measured in the same run.
 
-    python benchmarks/bench_lint.py [--quick]
+    python benchmarks/bench_lint.py [--quick] [--huge]
 
 Sections (targets from the performance issue):
   cold       lint 600 documents, no cache, one process  vs  bare CSafeLoader parse   <= 2.0x
   warm       the same, cache warm, nothing changed      vs  the same baseline        <= 0.3x
   startup    `statedoc lint one.md` in a new process    vs  `python -c "import yaml"` <= 2.0x
-  scaling    100 / 1,000 / 10,000 documents: time per document and peak memory (RSS)
+  scaling    100 / 1,000 / 10,000 documents (--huge: also 100,000): CPU per document and
+             peak RSS of the process, and RSS per document beyond the first 100
   jobs       -j1 vs -j2 on 2,000 documents (cold)
 """
 
@@ -38,13 +39,32 @@ from generator.load.source import decode  # noqa: E402
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:
-    """Best of ``repeat`` wall-clock runs: the least disturbed by a noisy machine."""
+    """Median CPU time of ``repeat`` runs (CPU time: other work on a shared machine is not
+    counted; the median: one disturbed run does not decide)."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
+def paired(ways: list[Callable[[], float]], repeat: int) -> list[float]:
+    """Median of each way's own measurement, the ways run in turn ``repeat`` times."""
+    samples: list[list[float]] = [[] for _ in ways]
+    for _ in range(repeat):
+        for index, way in enumerate(ways):
+            samples[index].append(way())
+    return [statistics.median(values) for values in samples]
+
+
+def child_cpu(args: list[str], cwd: Path) -> tuple[float, int]:
+    """CPU seconds (user + system) and peak RSS in KiB of one child process."""
+    proc = subprocess.Popen(args, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise SystemExit(f"{' '.join(args)} failed with status {status}")
+    return usage.ru_utime + usage.ru_stime, int(usage.ru_maxrss)
 
 
 def baseline(paths: list[Path]) -> None:
@@ -82,27 +102,34 @@ def cli(*args: str, cwd: Path) -> None:
         raise SystemExit(f"statedoc {' '.join(args)} failed: {proc.stderr.decode()[-500:]}")
 
 
-def peak_rss_kib(*args: str, cwd: Path) -> int:
-    """Peak RSS of a child process (Linux ru_maxrss is in KiB)."""
-    import resource
-
-    del resource
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "generator", *args],
-        cwd=cwd,
-        env=ENV,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(proc.pid, 0)
-    if status != 0:
-        raise SystemExit(f"statedoc {' '.join(args)} failed with status {status}")
-    return int(usage.ru_maxrss)
+def scaling(env_root: Path, sizes: tuple[int, ...]) -> None:
+    """CPU and peak RSS of a cold ``lint -j1`` process per corpus size; flat memory means the
+    RSS per document beyond the smallest corpus stays near zero."""
+    print("\n| documents | CPU | per document | vs bare parse | peak RSS | RSS per doc over 100 |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    first_rss = None
+    for size in sizes:
+        folder = env_root / f"scale{size}"
+        write_corpus(folder, size)
+        scale_paths = sorted(folder.rglob("*.md"))
+        floor = best(lambda: baseline(scale_paths), 1)  # noqa: B023
+        total, rss = child_cpu(
+            [sys.executable, "-m", "generator", "lint", "-q", "--no-cache", "-j1", str(folder)],
+            env_root,
+        )
+        first_rss = rss if first_rss is None else first_rss
+        slope = "" if size == sizes[0] else f"{(rss - first_rss) * 1024 / (size - sizes[0]):.0f} B"
+        print(
+            f"| {size:,} | {total:.2f} s | {total / size * 1000:.2f} ms | {total / floor:.2f}x "
+            f"| {rss / 1024:.0f} MiB | {slope} |"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller corpora, fewer repeats")
+    parser.add_argument("--huge", action="store_true", help="add a 100,000-document row (slow)")
+    parser.add_argument("--no-jobs", action="store_true", help="skip the -j1/-j2 section")
     args = parser.parse_args()
     repeat = 2 if args.quick else 3
     env_root = Path(tempfile.mkdtemp(prefix="statedoc-bench-"))
@@ -117,9 +144,15 @@ def main() -> None:
     print(f"# statedoc lint benchmarks (python {sys.version.split()[0]}, {os.cpu_count()} cores)\n")
     print("| measure | statedoc | baseline | ratio | target | |")
     print("| --- | --- | --- | --- | --- | --- |")
-    base = best(lambda: baseline(paths), repeat)
-    cold = best(lambda: lint_files(files, settings, jobs=1), repeat)
-    print(row("cold lint, 600 docs, no cache, 1 process", cold, base, 2.0))
+
+    def timed(fn: Callable[[], object]) -> Callable[[], float]:
+        return lambda: best(fn, 1)
+
+    base, cold = paired(
+        [timed(lambda: baseline(paths)), timed(lambda: lint_files(files, settings, jobs=1))],
+        2 * repeat + 1,
+    )
+    print(row("cold lint, 600 docs, no cache, 1 process", cold, base, 1.3))
     cache = Cache(env_root, max_file_size=config.max_file_size)
     lint_files(files, settings, jobs=1, cache=cache)
     warm = best(lambda: lint_files(files, settings, jobs=1, cache=cache), repeat)
@@ -127,27 +160,22 @@ def main() -> None:
 
     one = paths[0]
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "generator")], check=True)
-    yaml_start = statistics.median(
-        best(lambda: subprocess.run([sys.executable, "-c", "import yaml"], check=True), 1)
-        for _ in range(5 * repeat)
+    yaml_start, lint_start = paired(
+        [
+            lambda: child_cpu([sys.executable, "-c", "import yaml"], env_root)[0],
+            lambda: child_cpu(
+                [sys.executable, "-m", "generator", "lint", "-q", "--no-cache", str(one)], env_root
+            )[0],
+        ],
+        10 * repeat,
     )
-    lint_start = statistics.median(
-        best(lambda: cli("lint", "-q", "--no-cache", str(one), cwd=env_root), 1)
-        for _ in range(5 * repeat)
-    )
-    print(row("one document, cold process", lint_start, yaml_start, 2.0))
+    print(row("one document, cold process (CPU)", lint_start, yaml_start, 1.5))
 
-    print("\n| documents | total | per document | peak RSS |")
-    print("| --- | --- | --- | --- |")
     sizes = (100, 1000, 3000) if args.quick else (100, 1000, 10000)
-    for size in sizes:
-        folder = env_root / f"scale{size}"
-        write_corpus(folder, size)
-        start = time.perf_counter()
-        rss = peak_rss_kib("lint", "-q", "--no-cache", "-j1", str(folder), cwd=env_root)
-        total = time.perf_counter() - start
-        print(f"| {size} | {total:.2f} s | {total / size * 1000:.2f} ms | {rss / 1024:.0f} MiB |")
+    scaling(env_root, (*sizes, 100_000) if args.huge else sizes)
 
+    if args.no_jobs:
+        return
     folder = env_root / "jobs"
     write_corpus(folder, 2000)
     one_job = best(

@@ -11,7 +11,6 @@ CI config must not silently lint nothing.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,6 +87,8 @@ def find_pyproject(start: Path) -> Path | None:
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
+            import tomllib  # here: a project without pyproject.toml never pays for it
+
             try:
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -210,6 +211,8 @@ def load_config(start: Path | None = None) -> Config:
     if pyproject is None:
         return Config(root=start, specs=(start / "specs",), out=start / "generated")
     root = pyproject.parent
+    import tomllib
+
     table = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["statedoc"]
     where = f"{pyproject} [tool.statedoc]"
     if not isinstance(table, dict):

@@ -19,7 +19,12 @@ loaded two-core CI machine. Expensive tests scale from ``settings().max_examples
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
+
+# The renderer's self-checks (every literal and module re-parsed with ``ast``) are off in
+# normal runs and on under test, in this process and in every statedoc process it starts.
+os.environ["STATEDOC_SELF_CHECK"] = "1"
 
 import pytest
 from hypothesis import Phase, settings
@@ -35,6 +40,14 @@ settings.register_profile(
     phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target),
 )
 settings.load_profile(PROFILE)
+
+
+@pytest.fixture(autouse=True)
+def _renderer_self_checks() -> None:
+    """Also when ``generator`` was imported before this file set the variable."""
+    from generator.targets.python import literals
+
+    literals.SELF_CHECK = True
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -122,9 +122,11 @@ _FAST_LINE = re.compile(
     rf"(?: *(?P<label>:) *(?P<text>{_FAST_TEXT}))? *$"
 )
 _FAST_CHARS = re.compile(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"-]*\Z")
-# Words that start a keyword rule in some lexer state, or that Mermaid treats specially.
+# Words that start a keyword rule in some lexer state, or that Mermaid treats specially
+# (``accTitle``/``accDescr`` only: a state named ``accepted`` is plain).
 _FAST_RESERVED = re.compile(
-    r"state|note|class|style|default|click|href|scale|direction|acc|end|as\Z|left|right|of\Z"
+    r"state|note|class|style|default|click|href|scale|direction|acc(?:title|descr)|end|as\Z"
+    r"|left|right|of\Z"
     r"|root_(?:start|end)\Z|hide|stateDiagram|fork|join|choice|concurrent",
     re.IGNORECASE,
 )

@@ -11,7 +11,6 @@ backtrack (a run of blanks before ``%%`` tried from every line) are run as scans
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -277,6 +276,8 @@ def _char_ref(match: re.Match[str]) -> str:
         return _numeric_ref(int(decimal) if len(decimal) < 10 else 0x110000)
     if hexadecimal is not None:
         return _numeric_ref(int(hexadecimal, 16) if len(hexadecimal) < 9 else 0x110000)
+    import html  # here: html.entities is a large table most diagrams never need
+
     return html.unescape(match.group(0))
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from traceback import FrameSummary
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SpecFacts:
     """What cross-file rules need from a document: small enough to cache and to ship."""
 
@@ -37,7 +37,7 @@ class SpecFacts:
     suppressed: bool = False  # an inline ``ignore[SD204]`` on the id line
 
 
-@dataclass
+@dataclass(slots=True)  # one per linted file, kept to the end of the run: no __dict__
 class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)

@@ -10,9 +10,11 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from multiprocessing.process import BaseProcess
 from types import FrameType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:  # multiprocessing costs a one-document lint ~10 ms to import
+    from multiprocessing.process import BaseProcess
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -50,7 +50,7 @@ def split(text: str) -> Split:
         )
     start = opening.end()
     # A closing fence needs a line start: the opening fence's own end counts as one.
-    closing = _CLOSE.search(text, start)
+    closing = _closing(text, start)
     if closing is None:
         raise SplitError("SD002", 0, "the front matter opened on line 1 has no closing '---' line")
     return Split(
@@ -59,3 +59,18 @@ def split(text: str) -> Split:
         body=text[closing.end() :],
         body_offset=closing.end(),
     )
+
+
+def _closing(text: str, start: int) -> re.Match[str] | None:
+    """The closing fence: ``_CLOSE.search``, but a look-behind stops the regex engine from
+    skipping ahead, so a text with only ``\\n`` line breaks (nearly all) jumps from one
+    ``\\n---`` to the next with ``str.find`` instead."""
+    if "\r" in text:
+        return _CLOSE.search(text, start)
+    pos = start - 1  # the opening fence's own line break counts as a line start
+    while (pos := text.find("\n---", pos)) != -1:
+        fence = _FENCE.match(text, pos + 1)
+        if fence is not None:
+            return fence
+        pos += 1
+    return None

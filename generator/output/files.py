@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 import time
 from pathlib import Path
 
@@ -90,6 +89,8 @@ def replace_file(path: Path, data: bytes, *, durable: bool = True) -> None:
     mode = None
     with contextlib.suppress(FileNotFoundError):
         mode = path.stat().st_mode & 0o7777
+    import tempfile  # here: it pulls shutil, random, bz2 and lzma into every lint start-up
+
     fd, tmp = tempfile.mkstemp(
         prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent
     )

@@ -176,6 +176,23 @@ def test_lint_of_one_document_stays_lean(tmp_path: Path) -> None:
     assert out.strip() == "0 []"
 
 
+def test_a_cold_lint_without_cache_imports_only_what_it_needs(tmp_path: Path) -> None:
+    """Start-up: nothing that only writing, rendering or worker processes need."""
+    spec = ROOT / "specs/platform/queries/workspace-export-delivery.md"
+    probe = (
+        "import sys\n"
+        "from generator.cli import main\n"
+        f"code = main(['lint', '-q', '--no-cache', {str(spec)!r}])\n"
+        "unneeded = ('multiprocessing', 'tempfile', 'html.entities',\n"
+        "            'importlib.resources', 'jinja2', 'hypothesis')\n"
+        "print(code, sorted(m for m in unneeded if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    ).stdout
+    assert out.strip() == "0 []"
+
+
 def test_python_m_generator_is_the_same_program() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "generator", "rules"],

@@ -46,6 +46,9 @@ TRICKY = st.sampled_from(
         "Fork",
         "scale",
         "acc",
+        "accTitle",
+        "accdescr",
+        "accepted",
         "a-b",
         "é",
         "a.b",
@@ -91,3 +94,17 @@ def test_statedocs_own_plain_output_takes_the_fast_path() -> None:
         labels={("pending", "running"): "start it"},
     )
     assert _agree(text)
+
+
+def test_states_that_merely_start_with_acc_take_the_fast_path() -> None:
+    # Only ``accTitle``/``accDescr`` are lexer keywords; ``accepted`` used to send the whole
+    # diagram down the full lexer (about six times slower).
+    text = render_state_diagram(
+        ["pending", "accepted", "accounted"],
+        [("pending", "accepted"), ("accepted", "accounted")],
+        ["pending"],
+        ["accounted"],
+        labels={("pending", "accepted"): "accept it"},
+    )
+    assert _agree(text)
+    assert _fast("stateDiagram-v2\n  a --> accTitle : x\n") is None

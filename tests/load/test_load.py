@@ -6,6 +6,8 @@ import math
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sample_documents import DOOR, HEADER, at, codes, document, lint_text
 
 from generator.lint.document import lint_bytes
@@ -282,3 +284,15 @@ def test_split_is_linear_on_pathological_megabytes(name: str) -> None:
     except SplitError as exc:
         got = exc.code
     assert got == expected
+
+
+@given(st.text(alphabet="-\n\r \tab", max_size=60))
+def test_the_closing_fence_is_found_where_the_regex_finds_it(body: str) -> None:
+    # split() finds the closing fence with str.find when the text has no "\r"; it must agree
+    # with the look-behind regex it replaces (line starts, "---" runs, trailing blanks).
+    from generator.load import frontmatter
+
+    text = "---\n" + body
+    expected = frontmatter._CLOSE.search(text, 4)
+    found = frontmatter._closing(text, 4)
+    assert (found and found.span()) == (expected and expected.span())

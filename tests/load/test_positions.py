@@ -160,3 +160,15 @@ def test_crlf_spans_stop_before_the_carriage_return() -> None:
     text = document(body="\n# Window\n").replace("\n", "\r\n")
     (finding,) = [f for f in lint_bytes(text.encode(), "f.md").findings if f.code == "SD206"]
     assert (finding.column, finding.end_column) == (3, 9)
+
+
+@given(st.text(alphabet="ab\n\r \u2028", max_size=40), st.integers(-1, 20))
+def test_line_text_without_the_table_agrees_with_it(text: str, line: int) -> None:
+    # line_text answers the first lines of a "\r"-free text without building the line
+    # table; the answer must be the table's.
+    from generator.load.source import SourceText
+
+    quick = SourceText(text).line_text(line)
+    table = SourceText(text)
+    table.offset(1, 1)  # builds the line table first
+    assert quick == table.line_text(line)

@@ -271,3 +271,23 @@ def test_diagram_findings_span_the_statement_whatever_the_line_breaks(newline: s
     result = lint_text(document(DOOR, body).replace("\n", newline))
     spans = [(f.code, f.line, f.column, f.end_line, f.end_column) for f in result.findings]
     assert spans == [("SD304", 27, 3, 27, 23)]  # `ajar --> open : push`, columns 3-22
+
+
+@pytest.mark.parametrize(
+    ("invariant", "flagged"),
+    [
+        ("INV-DOM-EX-DOR-001-01", False),
+        ("INV-DOM-EX-DOR-001-7", False),
+        ("INV-DOM-EX-DOR-001-", True),  # no number
+        ("INV-DOM-EX-DOR-001-01a", True),  # trailing text
+        ("INV-DOM-EX-DOR-001-\u0661", True),  # a non-ASCII digit is not [0-9]
+        ("XINV-DOM-EX-DOR-001-01", True),
+        ("INV-DOM-EX-DOR-0010-01", True),  # another object that shares the prefix
+    ],
+)
+def test_sd203_matches_exactly_inv_object_and_ascii_digits(invariant: str, flagged: bool) -> None:
+    # SD203 checks with startswith + isdigit (no regex compiled per document): it must accept
+    # exactly what ``INV-<object>-[0-9]+`` accepts.
+    result = lint_text(document(DOOR + f"invariants:\n  - {invariant!r}\n", NO_DIAGRAM))
+    assert "SD001" not in codes(result)
+    assert ("SD203" in codes(result)) is flagged

@@ -167,3 +167,45 @@ def test_lint_never_imports_jinja2() -> None:
         "assert 'jinja2' not in sys.modules, 'jinja2 imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_self_checks_are_on_under_test_and_off_by_default() -> None:
+    # The ast re-parse of every literal and module is a test-time proof, not a per-run cost.
+    import os
+    import subprocess
+    import sys
+
+    from generator.targets.python import literals
+
+    assert literals.SELF_CHECK  # this suite proves the renderer with them on
+    probe = "from generator.targets.python import literals; print(literals.SELF_CHECK)"
+    env = {k: v for k, v in os.environ.items() if k != "STATEDOC_SELF_CHECK"}
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "False"
+
+
+@given(st.text(max_size=30))
+def test_display_width_counts_wide_characters_twice(text: str) -> None:
+    # display_width answers an ASCII text with len(); it must equal the per-character count.
+    import unicodedata
+
+    from generator.targets.python.literals import display_width
+
+    expected = sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+    assert display_width(text) == expected
+    assert display_width(text.encode("ascii", "replace").decode()) == len(text)
+
+
+@given(st.text(alphabet=st.sampled_from('ab "\\\t\u200e\u00e9\u4e00\n'), max_size=40))
+def test_docstring_words_are_escaped_char_by_char(text: str) -> None:
+    # _doc_lines keeps a printable word without quote or backslash as it is; that must be
+    # exactly what escaping it character by character gives, and the docstring round-trips.
+    from generator.targets.python.literals import _doc_char, _doc_lines, docstring
+
+    for raw, escaped in _doc_lines(text, 20):
+        words = raw.split(" ")
+        assert escaped == " ".join("".join(_doc_char(c) for c in word) for word in words)
+    source = docstring(text)
+    assert isinstance(ast.literal_eval(source), str)

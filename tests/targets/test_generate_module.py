@@ -8,6 +8,7 @@ import hashlib
 import itertools
 import pickle
 import pydoc
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType, ModuleType
@@ -420,6 +421,25 @@ def test_reentrant_transitions_are_refused(modules: dict[str, ModuleType]) -> No
     with pytest.raises(RuntimeError, match="its own machine"):
         machine.transition("a")
     assert machine.state == "a"
+
+
+def test_a_hook_may_copy_its_own_machine(modules: dict[str, ModuleType]) -> None:
+    # The lock is a plain (non-reentrant) Lock: a listener that copies the machine it runs on
+    # must not wait for the lock its own thread holds. Run in a thread so that a deadlock
+    # shows as a failure (the generous join bound is liveness, not a timing assertion).
+    module = modules["cycle"]
+    copies: list[Any] = []
+
+    def listener(transition: Any, context: Mapping[str, Any]) -> None:
+        copies.append(copy.copy(machine))
+
+    machine = module.Machine("c", listeners=[listener])
+    worker = threading.Thread(target=machine.transition, args=("a",), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "copying a machine from its own listener deadlocked"
+    assert [clone.state for clone in copies] == ["a"]
+    assert copies[0].transition("b").to_state == "b" and machine.state == "a"
 
 
 def test_self_transition(modules: dict[str, ModuleType]) -> None:

@@ -498,8 +498,10 @@ class Machine:
             if not callable(listener):
                 raise TypeError(f"{SPEC_ID}: listener {listener!r} is not callable")
         self._state: State = start
-        self._lock = threading.RLock()
-        self._busy = False
+        # A plain Lock (cheaper than an RLock); re-entry from a guard or listener is caught
+        # by ``_busy``, the id of the thread running them (0: none), before it could deadlock.
+        self._lock = threading.Lock()
+        self._busy = 0
         self._guards = bound
         self._listeners = bound_listeners
         self._hooked = bool(bound or bound_listeners)
@@ -527,11 +529,12 @@ class Machine:
         Raises like ``check``, ``GuardRejected`` if a bound guard returns false, and whatever
         a guard raises; in every one of these cases the state is unchanged.
         """
+        if self._hooked:  # fixed at construction: safe to read before taking the lock
+            return self._hooked_transition(to, context)
+        # acquire/release rather than ``with``: CPython 3.11 pays twice as much for ``with``.
         lock = self._lock
         lock.acquire()
         try:
-            if self._hooked:
-                return self._hooked_transition(to, context)
             try:
                 found = _OUT[self._state][to]
             except (KeyError, TypeError):
@@ -542,11 +545,16 @@ class Machine:
             lock.release()
 
     def _hooked_transition(self, to: State | str, context: dict[str, Any]) -> Transition:
-        """``transition`` for a machine with guards or listeners (the lock is held)."""
-        if self._busy:
+        """``transition`` for a machine with guards or listeners."""
+        if self._busy == threading.get_ident():  # only this thread sets its own id
             raise RuntimeError(
                 f"{SPEC_ID}: a guard or listener called transition() on its own machine"
             )
+        with self._lock:
+            return self._locked_transition(to, context)
+
+    def _locked_transition(self, to: State | str, context: dict[str, Any]) -> Transition:
+        """The hooked transition, with the lock held."""
         try:
             found = _OUT[self._state][to]
         except (KeyError, TypeError):
@@ -554,15 +562,15 @@ class Machine:
         view = MappingProxyType(context)
         guard = self._guards.get((found.from_state, found.to_state))
         if guard is not None:
-            self._busy = True
+            self._busy = threading.get_ident()
             try:
                 allowed = guard(view)
             finally:
-                self._busy = False
+                self._busy = 0
             if not allowed:
                 raise GuardRejected(found.from_state, found.to_state)
         self._state = found.to_state
-        self._busy = True
+        self._busy = threading.get_ident()
         try:
             for listener in self._listeners:
                 listener(found, view)
@@ -573,7 +581,7 @@ class Machine:
             )
             raise
         finally:
-            self._busy = False
+            self._busy = 0
         return found
 
     def __repr__(self) -> str:
@@ -581,6 +589,8 @@ class Machine:
 
     def __getstate__(self) -> _Saved:
         """What pickle and ``copy`` keep: the state and the bindings, never the lock."""
+        if self._busy == threading.get_ident():  # a hook of this thread: the lock is ours
+            return self._state, tuple(self._guards.items()), self._listeners
         with self._lock:
             return self._state, tuple(self._guards.items()), self._listeners
 

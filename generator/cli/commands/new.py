@@ -14,7 +14,6 @@ import contextlib
 import os
 import re
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -226,6 +225,8 @@ def create_exclusive(path: Path, data: bytes) -> None:
     never replaces an existing file, so a file created meanwhile by someone else survives.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # here: every command's start-up imports this module
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
