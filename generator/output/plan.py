@@ -49,6 +49,7 @@ class Output:
     data: bytes
     owner: str | None = None  # display path of the document it comes from; None: package file
     at: At = _TOP  # where in the owner a finding about this file points
+    create_only: bool = False  # written when missing, then the user's (a skeleton to fill in)
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,9 @@ def _plan_one(plan: Plan, output: Output, out_real: str) -> None:
         plan.problems.append(Problem(where, 1, 1, f"refused to write: {reason}", UNSAFE))
         return
     path = out / output.relative
+    if output.create_only and os.path.lexists(path):
+        plan.unchanged += 1  # the user's file now, whatever it holds
+        return
     if path.is_dir():
         plan.problems.append(Problem(where, 1, 1, "refused: a folder is in the way", UNSAFE))
         return

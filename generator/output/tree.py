@@ -147,8 +147,12 @@ def resolve_targets(
         raise ConfigError(
             f"unknown target(s) {', '.join(unknown)}; known: {', '.join(sorted(REGISTRY))}"
         )
-    if "tests" in chosen and tests is None:
-        raise ConfigError("the tests target writes into a folder of its own: pass --tests DIR")
+    if tests is None:
+        for name in chosen:
+            if target_root(get_target(name)) == "tests":
+                raise ConfigError(
+                    f"the {name} target writes into a folder of its own: pass --tests DIR"
+                )
     resolved = [get_target(name) for name in chosen]
     if tests is not None:
         for target in list(resolved):
@@ -206,6 +210,7 @@ def expected_outputs(
         area, module, name = module_parts(document)
         claims.setdefault(f"{area}/{module}/{name}".casefold(), []).append((spec_file, document))
     roots = {target.name: target_root(target) for target in targets}
+    create_only = {t.name for t in targets if getattr(t, "create_only", False)}
     outputs: dict[str, list[Output]] = {root: [] for root in roots.values()}
     generated: list[str] = []
     context = _cache_context(targets, settings) if cache is not None else ""
@@ -252,7 +257,13 @@ def expected_outputs(
         for target_name, files in rendered.items():
             for relative, text in files.items():
                 outputs[roots[target_name]].append(
-                    Output(relative, text.encode("utf-8"), spec_file.display, at)
+                    Output(
+                        relative,
+                        text.encode("utf-8"),
+                        spec_file.display,
+                        at,
+                        create_only=target_name in create_only,
+                    )
                 )
         generated.append(spec_file.display)
     for target in targets:

@@ -60,6 +60,7 @@ REGISTRY: dict[str, str] = {
     "tests": "generator.targets.tests:TestsTarget",
     "sql": "generator.targets.sql:SqlTarget",
     "typescript": "generator.targets.typescript:TypeScriptTarget",
+    "conformance": "generator.targets.conformance:ConformanceTarget",
 }
 #: What ``generate`` writes when neither ``[tool.statedoc] targets`` nor ``--target`` says.
 DEFAULT_TARGETS: tuple[str, ...] = ("python", "mermaid")
