@@ -41,7 +41,7 @@ class Finding:
         return (self.path, self.line, self.column, self.code, self.message)
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON shape of DESIGN.md (also what the cache stores)."""
+        """The JSON report shape of the contract (also what the cache stores)."""
         return {
             "path": self.path,
             "line": self.line,

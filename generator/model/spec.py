@@ -121,7 +121,7 @@ class Spec:
 
     @cached_property
     def initial_states(self) -> tuple[str, ...]:
-        """Declared ``initial``, else the states no transition enters (DESIGN.md)."""
+        """Declared ``initial``, else the states no transition enters."""
         if self.initial is not None:
             return tuple(dict.fromkeys(self.initial))
         entered = {t.to_state for t in self.transitions if t.to_state != t.from_state}

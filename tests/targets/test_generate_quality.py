@@ -69,7 +69,7 @@ def brief(findings: list[dict[str, object]]) -> list[str]:
 
 
 def header_line_too_long(finding: dict[str, object]) -> bool:
-    """E501 on line 1: the header must hold the spec's whole path (DESIGN.md), so it can be
+    """E501 on line 1: the header must hold the spec's whole path (the contract), so it can be
     longer than the line length. pyproject.toml should ignore E501 for ``generated/**``."""
     location = finding["location"]
     return finding["code"] == "E501" and isinstance(location, dict) and location["row"] == 1

@@ -7,7 +7,7 @@ is imported from a temporary file, and must make the checks named in ``killed_by
 ``state_machine`` (:func:`generator.testing.state_machine_for`, derandomized). The unmutated
 copy must pass both, or a kill would mean nothing.
 
-The edits anchor on the generated code (DESIGN.md fixes the API, not the internals). If the
+The edits anchor on the generated code (the contract fixes the API, not the internals). If the
 template changes, planting fails loudly ("anchor not found"): update the mutant, never drop it.
 """
 
