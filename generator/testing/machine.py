@@ -39,14 +39,16 @@ from hypothesis.stateful import (
 )
 
 from generator.testing.checks import (
-    Failures,
     GuardBoomError,
     check_error,
-    check_transition_record,
-    describe,
 )
 from generator.testing.events import NOT_EVENTS, fire_step
 from generator.testing.expected import FORBIDDEN, OK, UNDECLARED, Expected, SpecLike
+from generator.testing.records import (
+    Failures,
+    check_transition_record,
+    describe,
+)
 
 #: What a random guard does: always yes, always no, the context's ``ok``, or raise.
 GUARD_KINDS = ("yes", "no", "context", "raise")

@@ -3,33 +3,17 @@ module next to the Python one (or under its own output folder)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.model.names import snake_name
+from generator.targets.typescript.paths import base_path, spec_source
 from generator.targets.typescript.render import has_header, render_module
 
 if TYPE_CHECKING:
     from generator.config import Config
     from generator.model.document import Document
     from generator.targets.typescript.tests import TypeScriptTestsTarget
-
-
-def spec_source(document: Document, root: Path) -> str:
-    """The document's path relative to the project root when inside it (for headers)."""
-    path = Path(os.path.abspath(document.path))
-    try:
-        return path.relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return Path(document.path).as_posix()
-
-
-def base_path(document: Document) -> str:
-    """``<area>/<module>/<name>``, the same layout as the Python module."""
-    spec = document.spec
-    return "/".join(snake_name(p) for p in (spec.product_area, spec.module, spec.title))
 
 
 def module_text(document: Document, source: str) -> str:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from generator.targets.typescript.paths import base_path, spec_source
 from generator.targets.typescript.render import build_view, header, render
-from generator.targets.typescript.target import base_path, spec_source
 
 if TYPE_CHECKING:
     from generator.config import Config

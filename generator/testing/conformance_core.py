@@ -1,0 +1,287 @@
+"""The core of conformance testing: the adapter protocol, the oracle built from the spec, the
+step tracker and the plan runner (shared by :mod:`.conformance` and :mod:`.conformance_walk`)."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+import os
+import sys
+import types
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from generator.testing.conformance_plan import Check
+from generator.testing.exhaustive import Expected, SpecError
+
+if TYPE_CHECKING:
+    pass
+
+_MAX_LISTED = 20
+_NAMES = itertools.count()
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """How statedoc drives a system under test. Objects (``obj``) are whatever you use as a
+    handle: a row id, an entity, a client. State names are the spec's, as plain ``str``.
+
+    - ``create(state)``: a new object stored in ``state``. statedoc asks only for initial
+      states (your system's own creation path) unless the adapter class sets
+      ``seeds_any_state = True`` (it can store an object in any state directly, e.g. a
+      fixture INSERT); then unreachable states are seeded and the walk also resumes objects in
+      any state.
+    - ``read(obj)``: the state your system has stored for ``obj`` (read it back from storage,
+      not from a cache: a rejection that was not rolled back must show).
+    - ``attempt(obj, to_state)``: ask your system to move ``obj`` to ``to_state``; return
+      ``True`` if it performed the move and ``False`` if it refused (translate your domain
+      error or the database's constraint error). ``to_state`` may be a name that is no state
+      of the spec. Any exception is reported as a failure of the system.
+
+    Optional: ``close()`` is called when a test (or a Hypothesis example) is done with the
+    adapter. Once specs declare events (issue 14), ``fire(obj, event) -> bool`` will be used
+    the same way: the walk fires declared, undeclared and unknown events and compares with
+    ``Machine.fire``; adapters without ``fire`` keep working unchanged.
+    """
+
+    def create(self, state: str) -> Any: ...
+
+    def read(self, obj: Any) -> object: ...
+
+    def attempt(self, obj: Any, to_state: str) -> bool: ...
+
+
+class AsyncAdapter(Protocol):
+    """:class:`Adapter` with coroutine methods; wrap it with :func:`sync_adapter`."""
+
+    async def create(self, state: str) -> Any: ...
+
+    async def read(self, obj: Any) -> object: ...
+
+    async def attempt(self, obj: Any, to_state: str) -> bool: ...
+
+
+class _SyncAdapter:
+    """Runs an :class:`AsyncAdapter` on an event loop of its own (closed by ``close``)."""
+
+    def __init__(self, inner: AsyncAdapter) -> None:
+        self.inner = inner
+        self.seeds_any_state = bool(getattr(inner, "seeds_any_state", False))
+        self._runner = asyncio.Runner()
+
+    def create(self, state: str) -> Any:
+        return self._runner.run(self.inner.create(state))
+
+    def read(self, obj: Any) -> object:
+        return self._runner.run(self.inner.read(obj))
+
+    def attempt(self, obj: Any, to_state: str) -> bool:
+        return self._runner.run(self.inner.attempt(obj, to_state))
+
+    def close(self) -> None:
+        try:
+            closer = getattr(self.inner, "close", None)
+            if closer is not None:
+                result = closer()
+                if inspect.isawaitable(result):
+                    self._runner.run(_wait(result))
+        finally:
+            self._runner.close()
+
+
+async def _wait(result: Any) -> None:
+    await result
+
+
+def sync_adapter(adapter: AsyncAdapter) -> Adapter:
+    """A synchronous :class:`Adapter` driving an async one on a private event loop."""
+    return _SyncAdapter(adapter)
+
+
+# -- the oracle -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Oracle:
+    """What the spec says: its model and its ``Machine`` generated in memory from it."""
+
+    path: str
+    expected: Expected
+    module: types.ModuleType
+
+    @property
+    def spec_id(self) -> str:
+        return self.expected.spec_id or self.path
+
+    def machine(self, state: str) -> Any:
+        """A generated ``Machine`` resumed in ``state``."""
+        m: Any = self.module
+        return m.Machine(state)
+
+
+def load_oracle(spec: str | os.PathLike[str]) -> Oracle:
+    """Lint the spec document (``SpecError`` if it has errors) and generate its module in memory.
+
+    The module is registered in ``sys.modules`` under a private name and marked
+    ``__statedoc_oracle__`` so that coverage collection (:mod:`generator.testing.coverage`)
+    never counts the oracle's own steps as your tests' coverage.
+    """
+    from generator.findings import Severity
+    from generator.lint.document import lint_bytes
+    from generator.targets import document_sha256
+    from generator.targets.python.render import render_module
+
+    path = Path(os.fspath(spec))
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"cannot read spec {path}: {exc}") from None
+    result = lint_bytes(data, path.as_posix())
+    errors = [f for f in result.findings if f.severity == Severity.ERROR]
+    if errors or result.document is None:
+        listed = "; ".join(f"{f.line}:{f.column} {f.code} {f.message}" for f in errors[:5])
+        raise SpecError(f"spec {path} does not lint clean: {listed or 'no document'}")
+    document = result.document
+    name = f"_statedoc_oracle_{os.getpid()}_{next(_NAMES)}"
+    source = render_module(
+        document.spec,
+        relative=path.as_posix(),
+        sha256=document_sha256(document.source),
+        module=name,
+    )
+    module = types.ModuleType(name)
+    module.__file__ = f"<statedoc oracle for {path.as_posix()}>"
+    module.__dict__["__statedoc_oracle__"] = True
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return Oracle(path.as_posix(), Expected.from_spec(document.spec), module)
+
+
+# -- paths and failures ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One attempt on an object: from the stored state to ``to_state``, and the verdict."""
+
+    from_state: str
+    to_state: str
+    accepted: bool
+
+
+def format_path(start: str, steps: Sequence[Step]) -> str:
+    """``create 'a'; 'a' -> 'b' accepted; 'b' -> 'x' rejected``: how an object got here."""
+    parts = [f"create {start!r}"]
+    parts += [
+        f"{s.from_state!r} -> {s.to_state!r} {'accepted' if s.accepted else 'rejected'}"
+        for s in steps
+    ]
+    return "; ".join(parts)
+
+
+class ConformanceError(AssertionError):
+    """The system did not do what the spec says; ``problems`` each name their path."""
+
+    def __init__(self, spec_id: str, problems: Sequence[str]) -> None:
+        shown = list(problems[:_MAX_LISTED])
+        more = len(problems) - len(shown)
+        lines = [
+            f"{spec_id}: the system does not honour its spec "
+            f"({len(problems)} problem{'s' if len(problems) != 1 else ''}):",
+            *(f"  - {p}" for p in shown),
+        ]
+        if more:
+            lines.append(f"  ... and {more} more")
+        super().__init__("\n".join(lines))
+        self.spec_id = spec_id
+        self.problems = tuple(problems)
+
+
+class _FailedError(Exception):
+    """One check failed; the message names the path."""
+
+
+class Tracker:
+    """One object under test: its start and the attempts made on it, checked as they happen."""
+
+    def __init__(self, adapter: Adapter, oracle: Oracle, start: str) -> None:
+        self.adapter = adapter
+        self.oracle = oracle
+        self.start = start
+        self.steps: list[Step] = []
+        self.obj = self._call(lambda: adapter.create(start), f"create({start!r})")
+        self.expect_stored(start, "after creation")
+
+    @property
+    def path(self) -> str:
+        return format_path(self.start, self.steps)
+
+    def _call(self, action: Callable[[], Any], what: str) -> Any:
+        try:
+            return action()
+        except Exception as exc:
+            raise _FailedError(
+                f"the adapter's {what} raised {type(exc).__name__}: {exc}; path: {self.path}"
+            ) from exc
+
+    def stored(self) -> object:
+        return self._call(lambda: self.adapter.read(self.obj), "read")
+
+    def expect_stored(self, want: str, when: str) -> None:
+        got = self.stored()
+        if got != want:
+            problem = f"stored state is {got!r} {when}, expected {want!r}"
+            raise _FailedError(f"{problem}; path: {self.path}")
+
+    def attempt(self, to_state: str, accept: bool, why: str) -> None:
+        """Attempt a move and check the verdict and the stored state against ``accept``."""
+        before = self.stored()
+        if not isinstance(before, str):
+            raise _FailedError(f"stored state {before!r} is no state name; path: {self.path}")
+        accepted = self._call(
+            lambda: self.adapter.attempt(self.obj, to_state), f"attempt({to_state!r})"
+        )
+        if not isinstance(accepted, bool):
+            raise _FailedError(f"attempt() returned {accepted!r}, not a bool; path: {self.path}")
+        self.steps.append(Step(before, to_state, accepted))
+        if accepted != accept:
+            verdict = "accepted" if accepted else "rejected"
+            problem = f"{before!r} -> {to_state!r} was {verdict}, but {why}"
+            raise _FailedError(f"{problem}; path: {self.path}")
+        if accept:
+            self.expect_stored(to_state, "after an accepted move")
+        else:
+            self.expect_stored(before, "after a rejected move (not rolled back)")
+
+
+def run_check(adapter: Adapter, oracle: Oracle, check: Check) -> None:
+    """Run one planned check; raises ``_FailedError`` naming its path."""
+    tracker = Tracker(adapter, oracle, check.path[0])
+    for here, nxt in itertools.pairwise(check.path):
+        tracker.attempt(nxt, True, f"the spec declares {here!r} -> {nxt!r} (on the way)")
+    if check.target is not None:
+        tracker.attempt(check.target, check.accept, check.reason)
+
+
+def run_checks(adapter: Adapter, oracle: Oracle, checks: Sequence[Check]) -> None:
+    """Run every check, collect every failure, raise one :class:`ConformanceError`."""
+    problems: list[str] = []
+    for check in checks:
+        try:
+            run_check(adapter, oracle, check)
+        except _FailedError as exc:
+            problems.append(f"{check.title}: {exc}")
+    if problems:
+        raise ConformanceError(oracle.spec_id, problems)
+
+
+# -- the one-liner --------------------------------------------------------------------------
+
+
+def _close(system: object) -> None:
+    closer = getattr(system, "close", None)
+    if callable(closer):
+        closer()
