@@ -1,4 +1,4 @@
-"""Generated modules behave as the README contract says: imported from files the real pipeline wrote."""
+"""Generated modules behave as the README says: imported from files the real pipeline wrote."""
 
 from __future__ import annotations
 
