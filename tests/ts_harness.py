@@ -12,19 +12,17 @@ modules in ONE invocation with the strictest options the issue asks for, and
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
+from node_packages import NodePackages
 
 TS_DIR = Path(__file__).resolve().parent / "ts_js"
 LOCKFILE = TS_DIR / "package-lock.json"
 NODE_MODULES = TS_DIR / "node_modules"
-INSTALL_MARKER = NODE_MODULES / ".package-lock.json"
 TSC = NODE_MODULES / "typescript" / "bin" / "tsc"
 
 #: The compiler options every generated file must pass (the issue's bar, and then some).
@@ -69,50 +67,17 @@ process.stdout.write(JSON.stringify(results));
 """
 
 
+PACKAGES = NodePackages(TS_DIR, "TypeScript target tests")
+
+
 def node_available() -> bool:
     """True when node and npm are on PATH; otherwise skip, or fail under CI."""
-    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
-    if not missing:
-        return True
-    reason = (
-        f"TypeScript target tests need {' and '.join(missing)} on PATH (Node 20+; the "
-        "packages come from tests/ts_js/package-lock.json)"
-    )
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must run them", pytrace=False)
-    pytest.skip(reason)
-    return False  # pragma: no cover - pytest.skip raises
-
-
-def _installed_is_current() -> bool:
-    return INSTALL_MARKER.is_file() and INSTALL_MARKER.stat().st_mtime >= LOCKFILE.stat().st_mtime
+    return PACKAGES.available()
 
 
 def ensure_node_modules() -> None:
-    """``npm ci`` unless an install newer than the lockfile is there (serialised by a lock)."""
-    node_available()
-    if _installed_is_current():
-        return
-    npm = shutil.which("npm")
-    assert npm is not None
-    with open(TS_DIR / ".install.lock", "w", encoding="utf-8") as lock:
-        import fcntl
-
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if _installed_is_current():
-            return
-        result = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund"],
-            cwd=TS_DIR,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(f"npm ci failed in {TS_DIR}:\n{result.stdout}\n{result.stderr}")
-    if not _installed_is_current():
-        INSTALL_MARKER.touch()
+    """``npm ci`` in tests/ts_js unless a current install is there."""
+    PACKAGES.ensure()
 
 
 @dataclass
