@@ -22,6 +22,7 @@ from generator.model.names import member_name, pascal_name
 from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec
 from generator.targets.python import literals
 from generator.targets.python.literals import comment_text
+from generator.targets.refusals import refuse_unfaithful
 from generator.templating import GENERATED, RenderError, environment, header_line
 
 if TYPE_CHECKING:
@@ -209,42 +210,7 @@ def _members(spec: Spec) -> dict[str, str]:
             )
         owner[member] = name
         members[name] = member
-    declared: set[tuple[str, str]] = set()
-    keyed: set[tuple[str, str, str | None]] = set()
-    for t in spec.transitions:
-        for name in t.pair:
-            if name not in members:
-                raise RenderError(
-                    f"transition {t.from_state!r} -> {t.to_state!r} names "
-                    f"undeclared state {name!r} (SD102)"
-                )
-        if (*t.pair, t.event) in keyed:
-            raise RenderError(
-                f"transition {t.from_state!r} -> {t.to_state!r} is declared twice (SD105)"
-            )
-        keyed.add((*t.pair, t.event))
-        declared.add(t.pair)
-    listed: set[tuple[str, str]] = set()
-    for i in spec.invalid:
-        for name in i.pair:
-            if name not in members:
-                raise RenderError(
-                    f"invalid pair {i.from_state!r} -> {i.to_state!r} names "
-                    f"undeclared state {name!r} (SD103)"
-                )
-        if i.pair in declared:
-            raise RenderError(
-                f"{i.from_state!r} -> {i.to_state!r} is both a declared "
-                "transition and listed invalid (SD104)"
-            )
-        if i.pair in listed:
-            raise RenderError(
-                f"invalid pair {i.from_state!r} -> {i.to_state!r} is listed twice (SD106)"
-            )
-        listed.add(i.pair)
-    for name in spec.initial_states:
-        if name not in members:
-            raise RenderError(f"initial state {name!r} is not declared (SD112)")
+    refuse_unfaithful(spec)
     return members
 
 

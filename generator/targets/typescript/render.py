@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.model.names import member_name
+from generator.targets.refusals import refuse_unfaithful
 from generator.targets.typescript.literals import ts_comment, tsliteral
 
 if TYPE_CHECKING:
@@ -113,42 +114,7 @@ def build_view(spec: Spec) -> View:
     """The template's view of ``spec``; refuses what lint reports as an error (a rule can be
     ignored in the configuration, but generation never renames, drops or merges silently)."""
     members = _unique_members(spec.state_names, "states")
-    declared: set[tuple[str, str, str | None]] = set()
-    for t in spec.transitions:
-        for name in t.pair:
-            if name not in members:
-                raise TypeScriptError(
-                    f"transition {t.from_state!r} -> {t.to_state!r} names undeclared state "
-                    f"{name!r} (SD102)"
-                )
-        key = (t.from_state, t.to_state, event_of(t))
-        if key in declared:
-            raise TypeScriptError(
-                f"transition {t.from_state!r} -> {t.to_state!r} is declared twice (SD105)"
-            )
-        declared.add(key)
-    pairs = {t.pair for t in spec.transitions}
-    listed: set[tuple[str, str]] = set()
-    for i in spec.invalid:
-        for name in i.pair:
-            if name not in members:
-                raise TypeScriptError(
-                    f"invalid pair {i.from_state!r} -> {i.to_state!r} names undeclared state "
-                    f"{name!r} (SD103)"
-                )
-        if i.pair in pairs:
-            raise TypeScriptError(
-                f"{i.from_state!r} -> {i.to_state!r} is both a declared transition and listed "
-                "invalid (SD104)"
-            )
-        if i.pair in listed:
-            raise TypeScriptError(
-                f"invalid pair {i.from_state!r} -> {i.to_state!r} is listed twice (SD106)"
-            )
-        listed.add(i.pair)
-    for name in spec.initial_states:
-        if name not in members:
-            raise TypeScriptError(f"initial state {name!r} is not declared (SD112)")
+    refuse_unfaithful(spec, TypeScriptError)
     event_names = list(dict.fromkeys(e for t in spec.transitions if (e := event_of(t))))
     event_members = _unique_members(event_names, "events")
     meanings = {state.name: state.meaning for state in reversed(spec.states)}

@@ -1,0 +1,51 @@
+"""What no target may generate, whatever the lint configuration ignores: a transition naming an
+undeclared state (SD102), a repeated transition (SD105), an invalid pair naming an undeclared
+state (SD103), declared and listed invalid at once (SD104), listed twice (SD106), or an undeclared
+initial state (SD112). Generation never renames, drops or merges anything silently."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from generator.templating import RenderError
+
+if TYPE_CHECKING:
+    from generator.model.spec import Spec
+
+
+def refuse_unfaithful(spec: Spec, error: type[Exception] = RenderError) -> None:
+    """Raise ``error`` naming the first of those defects in ``spec``; return if there is none.
+    (Identifier collisions, SD110, depend on each target's naming and are checked there.)"""
+    states = set(spec.state_names)
+    keyed: set[tuple[str, str, str | None]] = set()
+    for t in spec.transitions:
+        for name in t.pair:
+            if name not in states:
+                raise error(
+                    f"transition {t.from_state!r} -> {t.to_state!r} names "
+                    f"undeclared state {name!r} (SD102)"
+                )
+        key = (*t.pair, t.event)
+        if key in keyed:
+            raise error(f"transition {t.from_state!r} -> {t.to_state!r} is declared twice (SD105)")
+        keyed.add(key)
+    declared = {t.pair for t in spec.transitions}
+    listed: set[tuple[str, str]] = set()
+    for i in spec.invalid:
+        for name in i.pair:
+            if name not in states:
+                raise error(
+                    f"invalid pair {i.from_state!r} -> {i.to_state!r} names "
+                    f"undeclared state {name!r} (SD103)"
+                )
+        if i.pair in declared:
+            raise error(
+                f"{i.from_state!r} -> {i.to_state!r} is both a declared "
+                "transition and listed invalid (SD104)"
+            )
+        if i.pair in listed:
+            raise error(f"invalid pair {i.from_state!r} -> {i.to_state!r} is listed twice (SD106)")
+        listed.add(i.pair)
+    for name in spec.initial_states:
+        if name not in states:
+            raise error(f"initial state {name!r} is not declared (SD112)")
