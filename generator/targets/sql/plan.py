@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from generator.config import SqlBinding, SqlSettings
 from generator.model.names import snake_name
 from generator.model.spec import Spec
+from generator.targets.refusals import refuse_unfaithful
 from generator.targets.sql.names import SqlError, fit_name, state_text
 
 #: SQLSTATEs of the generated checks: class ``SD`` is not used by the SQL standard or
@@ -81,27 +82,14 @@ def binding_for(spec: Spec, settings: SqlSettings) -> SqlBinding | None:
 
 def build_plan(spec: Spec, settings: SqlSettings, *, source: str, sha256: str) -> SqlPlan:
     states = tuple(state_text(name) for name in spec.state_names)
-    known = set(states)
+    refuse_unfaithful(spec, SqlError)
     declared: dict[str, list[str]] = {}
-    for t in spec.transitions:
-        for name in t.pair:
-            if name not in known:
-                raise SqlError(f"transition {t.from_state!r} -> {t.to_state!r}: {name!r} (SD102)")
+    for t in spec.transitions:  # pair-based: transitions that differ by event share a pair
         targets = declared.setdefault(t.from_state, [])
         if t.to_state not in targets:
             targets.append(t.to_state)
-    forbidden: dict[tuple[str, str], str] = {}
-    for i in spec.invalid:
-        for name in i.pair:
-            if name not in known:
-                raise SqlError(f"invalid pair {i.from_state!r} -> {i.to_state!r}: {name!r} (SD103)")
-        if i.to_state in declared.get(i.from_state, ()):
-            raise SqlError(f"{i.from_state!r} -> {i.to_state!r} is declared and invalid (SD104)")
-        forbidden.setdefault(i.pair, i.why)
+    forbidden = {i.pair: i.why for i in spec.invalid}
     initial = spec.initial_states
-    for name in initial:
-        if name not in known:
-            raise SqlError(f"initial state {name!r} is not declared (SD112)")
     binding = binding_for(spec, settings)
     return SqlPlan(
         spec=spec,
