@@ -28,6 +28,7 @@ os.environ["STATEDOC_SELF_CHECK"] = "1"
 
 import pytest
 from hypothesis import Phase, settings
+from postgres_fixtures import pg, pg_dsn  # noqa: F401 - one server for every folder
 from profiles import PROFILE, THOROUGH
 
 settings.register_profile("default", max_examples=50, deadline=None, print_blob=True)

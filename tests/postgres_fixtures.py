@@ -1,4 +1,5 @@
-"""A real PostgreSQL server for the SQL target's tests, one per test session.
+"""A real PostgreSQL server for the tests that need one (SQL target, conformance), ONE per
+test session: tests/conftest.py imports these fixtures so every folder shares it.
 
 Started from the binaries the test extra installs (see :mod:`generator.testing.pgserver`).
 Under ``CI=true`` a server that cannot start fails the tests; locally they are skipped with
