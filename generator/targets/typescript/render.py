@@ -5,9 +5,8 @@ and a ``finalize`` hook that refuses any ``{{ }}`` whose value did not come out 
 module's filters. Spec text reaches a template only through ``tsliteral`` (string literals) and
 ``comment`` (JSDoc lines); ``code`` marks text the renderer built itself from such pieces.
 
-Events (issue 14) are read with ``getattr(transition, "event", None)``: a spec whose
-transitions carry events gets an ``Event`` object, ``isEvent`` and ``Machine.fire``; any other
-spec renders exactly as before the model had events.
+A spec whose transitions carry events gets an ``Event`` object, ``isEvent`` and
+``Machine.fire``; any other spec renders exactly as before the model had events.
 
 Jinja2 is imported lazily, so importing the target costs nothing on the lint path.
 """
@@ -90,12 +89,6 @@ class View:
     events: tuple[EventView, ...]
 
 
-def event_of(transition: object) -> str | None:
-    """A transition's event, before and after the model has the field."""
-    event = getattr(transition, "event", None)
-    return event if isinstance(event, str) else None
-
-
 def _unique_members(names: Sequence[str], what: str) -> dict[str, str]:
     members: dict[str, str] = {}
     owner: dict[str, str] = {}
@@ -115,7 +108,7 @@ def build_view(spec: Spec) -> View:
     ignored in the configuration, but generation never renames, drops or merges silently)."""
     members = _unique_members(spec.state_names, "states")
     refuse_unfaithful(spec, TypeScriptError)
-    event_names = list(dict.fromkeys(e for t in spec.transitions if (e := event_of(t))))
+    event_names = list(dict.fromkeys(e for t in spec.transitions if (e := t.event)))
     event_members = _unique_members(event_names, "events")
     meanings = {state.name: state.meaning for state in reversed(spec.states)}
     states = []
@@ -129,7 +122,7 @@ def build_view(spec: Spec) -> View:
             TransitionView(
                 t.from_state,
                 t.to_state,
-                event_of(t),
+                t.event,
                 t.trigger,
                 t.guard,
                 tuple(t.side_effects),
