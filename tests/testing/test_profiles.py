@@ -1,7 +1,7 @@
 """The two kinds of test run: the scaled default, and the thorough run where CI is set.
 
 Each case runs pytest in a fresh interpreter on a small folder holding copies of this
-suite's ``conftest.py`` and ``profiles.py``, so the hooks are the real ones.
+suite's ``conftest.py`` with the modules it imports, so the hooks are the real ones.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def test_skips():
 
 
 def run_probe(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    for name in ("conftest.py", "profiles.py"):
+    for name in ("conftest.py", "profiles.py", "postgres_fixtures.py"):
         shutil.copy(HERE / name, tmp_path / name)
     (tmp_path / "test_probe.py").write_text(PROBE)
     environ = {
