@@ -1,143 +1,20 @@
 """Classify what changed between two versions of a spec (pure: specs in, changes out).
 
-A change is *breaking* when code generated from the old version, or data written through it,
-can stop working with the new one (a state or transition disappears, the entry points move, a
-pair becomes forbidden); *compatible* when the new version only allows more; *wording* when
-only text for people or metadata changed. Each change has a stable ``kind`` (the table
-:data:`KINDS`), its class, a one-line message and a ``subject`` (a state name, a pair, a key).
-
-Two sets of specs (a git ref and the working tree) are matched by ``id``, so a moved file is
-still the same spec; a spec whose ``id`` changed at the same path is reported as ``id-changed``.
+The classes and kinds are those of :mod:`generator.diffing.changes`; two sets of specs are
+matched by :mod:`generator.diffing.matching`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import TypeVar
 
+from generator.diffing.changes import Change, change, ordered, pair_text, q
 from generator.model.spec import Spec, Transition
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
 _V = TypeVar("_V")
-
-
-class ChangeClass(StrEnum):
-    BREAKING = "breaking"
-    COMPATIBLE = "compatible"
-    WORDING = "wording"
-
-
-_B, _C, _W = ChangeClass.BREAKING, ChangeClass.COMPATIBLE, ChangeClass.WORDING
-
-#: Every change kind, in report order, with its class. The kind strings are a stable contract.
-KINDS: Mapping[str, ChangeClass] = {
-    # breaking
-    "spec-deleted": _B,
-    "id-changed": _B,
-    "state-removed": _B,
-    "transition-removed": _B,
-    "event-removed": _B,
-    "event-retargeted": _B,
-    "initial-state-removed": _B,
-    "initial-state-added": _B,
-    "invalid-added": _B,
-    # compatible
-    "spec-added": _C,
-    "state-added": _C,
-    "transition-added": _C,
-    "event-added": _C,
-    "invalid-removed": _C,
-    "terminal-state-added": _C,
-    "terminal-state-removed": _C,
-    # wording and metadata
-    "spec-moved": _W,
-    "state-meaning-changed": _W,
-    "transition-trigger-changed": _W,
-    "transition-guard-changed": _W,
-    "transition-side-effects-changed": _W,
-    "transition-who-changed": _W,
-    "transition-provenance-changed": _W,
-    "transition-source-changed": _W,
-    "invalid-why-changed": _W,
-    "title-changed": _W,
-    "object-changed": _W,
-    "product-area-changed": _W,
-    "module-changed": _W,
-    "status-changed": _W,
-    "revision-changed": _W,
-    "design-intent-changed": _W,
-    "implementation-evidence-changed": _W,
-    "origin-changed": _W,
-    "concurrency-changed": _W,
-    "source-sha-changed": _W,
-    "invariants-changed": _W,
-    "evidence-changed": _W,
-    "extension-changed": _W,
-}
-_ORDER = {kind: index for index, kind in enumerate(KINDS)}
-_RANK = {_B: 0, _C: 1, _W: 2}
-
-#: Top-level front matter keys the model covers; any other key is a team's extension.
-MODEL_KEYS = frozenset(
-    {
-        "id",
-        "title",
-        "object",
-        "product_area",
-        "module",
-        "revision",
-        "status",
-        "design_intent",
-        "implementation_evidence",
-        "origin",
-        "source_sha",
-        "initial",
-        "states",
-        "transitions",
-        "invalid",
-        "concurrency",
-        "invariants",
-        "evidence",
-    }
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    kind: str
-    change_class: ChangeClass
-    message: str
-    subject: str = ""
-
-    @property
-    def semantic(self) -> bool:
-        """A change to the state machine itself (what SD207 asks a revision bump for)."""
-        return self.change_class is not ChangeClass.WORDING
-
-
-def change(kind: str, message: str, subject: str = "") -> Change:
-    """A change of a known kind (its class comes from :data:`KINDS`)."""
-    return Change(kind, KINDS[kind], message, subject)
-
-
-def ordered(changes: Iterable[Change]) -> tuple[Change, ...]:
-    """Breaking first, then compatible, then wording; by kind; declaration order within a kind."""
-    return tuple(sorted(changes, key=lambda c: (_RANK[c.change_class], _ORDER[c.kind])))
-
-
-def q(text: str) -> str:
-    """A name quoted for a one-line message (newlines and quotes escaped)."""
-    return repr(text)
-
-
-def pair_text(pair: tuple[str, str]) -> str:
-    return f"{q(pair[0])} -> {q(pair[1])}"
-
-
-# --- two versions of one spec --------------------------------------------------------------
 
 
 def diff_specs(
@@ -148,7 +25,8 @@ def diff_specs(
 ) -> tuple[Change, ...]:
     """Every change from ``old`` to ``new``, ordered by :func:`ordered`.
 
-    ``*_extras`` are the front matter keys outside :data:`MODEL_KEYS` (team extensions), if known.
+    ``*_extras`` are the front matter keys outside
+    :data:`~generator.diffing.changes.MODEL_KEYS` (team extensions), if known.
     """
     found: list[Change] = []
     if old.id != new.id:
@@ -413,177 +291,3 @@ def _value(value: object) -> str:
     if value is None:
         return "(none)"
     return q(value) if isinstance(value, str) else repr(value)
-
-
-# --- two sets of specs ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Version:
-    """One side of a comparison: a document at a path, read far enough to have a ``spec``.
-
-    ``spec`` is None when the document does not lint past the schema stage; ``problem`` then
-    says why. ``in_scope`` is False for old documents read only to recognise moved specs.
-    """
-
-    path: str
-    spec: Spec | None
-    problem: str | None = None
-    extras: Mapping[str, object] = field(default_factory=dict)
-    key: str | None = None  # where the document lives, comparable across sides (default: path)
-    in_scope: bool = True
-
-    @property
-    def location(self) -> str:
-        return self.path if self.key is None else self.key
-
-
-@dataclass(frozen=True)
-class SpecDiff:
-    """One spec's changes; ``old`` or ``new`` is None for an added or deleted spec."""
-
-    old: Version | None
-    new: Version | None
-    changes: tuple[Change, ...] = ()
-
-    @property
-    def spec(self) -> Spec | None:
-        for version in (self.new, self.old):
-            if version is not None and version.spec is not None:
-                return version.spec
-        return None
-
-    @property
-    def id(self) -> str | None:
-        spec = self.spec
-        return spec.id if spec is not None else None
-
-    @property
-    def path(self) -> str:
-        version = self.new or self.old
-        assert version is not None
-        return version.path
-
-    @property
-    def old_path(self) -> str | None:
-        return self.old.path if self.old is not None else None
-
-    @property
-    def status(self) -> str:
-        """added, deleted, modified, unchanged, old-unreadable or new-unreadable."""
-        if self.new is not None and self.new.spec is None:
-            return "new-unreadable"
-        if self.old is not None and self.old.spec is None:
-            return "old-unreadable"
-        if self.old is None:
-            return "added"
-        if self.new is None:
-            return "deleted"
-        return "modified" if self.changes else "unchanged"
-
-    @property
-    def moved(self) -> bool:
-        return (
-            self.old is not None and self.new is not None and self.old.location != self.new.location
-        )
-
-    @property
-    def breaking(self) -> bool:
-        return any(c.change_class is ChangeClass.BREAKING for c in self.changes)
-
-    @property
-    def reportable(self) -> bool:
-        """Worth showing: something changed, or one side could not be read."""
-        return bool(self.changes) or self.status.endswith("unreadable")
-
-
-def compare_versions(old: Version, new: Version) -> SpecDiff:
-    """Two given versions of one spec (``statedoc diff OLD NEW``), whatever their ids."""
-    if old.spec is None or new.spec is None:
-        return SpecDiff(old, new)
-    return SpecDiff(old, new, diff_specs(old.spec, new.spec, old.extras, new.extras))
-
-
-def match_by_id(
-    old: Sequence[Version], new: Sequence[Version]
-) -> list[tuple[Version | None, Version | None]]:
-    """Pair versions of the same spec: by ``id`` (a moved file is the same spec), then by path.
-
-    A path whose ``id`` changed pairs its old and new versions (an ``id-changed`` change), and an
-    unreadable document pairs with the other side's version at its path, so a broken new
-    version is not also reported as a deleted spec. Unpaired versions are added or deleted.
-    """
-    old_left, new_left = dict(enumerate(old)), dict(enumerate(new))
-    pairs: list[tuple[Version | None, Version | None]] = []
-
-    def pair_up(key: Callable[[Version], object]) -> None:
-        waiting: dict[object, list[int]] = {}
-        for i, o in old_left.items():
-            k = key(o)
-            if k is not None:
-                waiting.setdefault(k, []).append(i)
-        for j, n in list(new_left.items()):
-            k = key(n)
-            if k is not None and waiting.get(k):
-                i = waiting[k].pop(0)
-                pairs.append((old_left.pop(i), new_left.pop(j)))
-
-    def spec_id(v: Version) -> str | None:
-        return v.spec.id if v.spec is not None else None
-
-    # Same id at the same path first, so duplicate ids (SD204) pair up as well as they can.
-    pair_up(lambda v: None if v.spec is None else (v.spec.id, v.location))
-    pair_up(spec_id)
-    pair_up(lambda v: v.location)
-    pairs += [(None, n) for n in new_left.values()]
-    pairs += [(o, None) for o in old_left.values()]
-    return pairs
-
-
-def compare_sets(old: Sequence[Version], new: Sequence[Version]) -> list[SpecDiff]:
-    """Every spec in either set with its changes, sorted by path; out-of-scope old-only
-    versions (read only to recognise moves) are left out."""
-    found: list[SpecDiff] = []
-    for o, n in match_by_id(old, new):
-        if n is None:
-            assert o is not None
-            if not o.in_scope:
-                continue
-            if o.spec is None:
-                found.append(SpecDiff(o, None))
-            else:
-                found.append(
-                    SpecDiff(
-                        o,
-                        None,
-                        (
-                            change(
-                                "spec-deleted",
-                                f"spec {o.spec.id} ({o.spec.title}) deleted",
-                                o.spec.id,
-                            ),
-                        ),
-                    )
-                )
-        elif o is None:
-            if n.spec is None:
-                found.append(SpecDiff(None, n))
-            else:
-                found.append(
-                    SpecDiff(
-                        None,
-                        n,
-                        (
-                            change(
-                                "spec-added", f"spec {n.spec.id} ({n.spec.title}) added", n.spec.id
-                            ),
-                        ),
-                    )
-                )
-        else:
-            diff = compare_versions(o, n)
-            if o.spec is not None and n.spec is not None and o.location != n.location:
-                moved = change("spec-moved", f"moved from {o.path} to {n.path}", o.path)
-                diff = SpecDiff(o, n, ordered((*diff.changes, moved)))
-            found.append(diff)
-    return sorted(found, key=lambda d: (d.path, d.old_path or ""))
