@@ -123,16 +123,12 @@ def _events(old: Spec, new: Spec) -> list[Change]:
 def _transitions(old: Spec, new: Spec) -> list[Change]:
     old_by_pair = _first(old.transitions, lambda t: t.pair, lambda t: t)
     new_by_pair = _first(new.transitions, lambda t: t.pair, lambda t: t)
-    found = _events(old, new) + [
-        change("transition-removed", f"transition {pair_text(p)} removed", pair_text(p))
-        for p in old_by_pair
-        if p not in new_by_pair
-    ]
-    found += [
-        change("transition-added", f"transition {pair_text(p)} added", pair_text(p))
-        for p in new_by_pair
-        if p not in old_by_pair
-    ]
+    found = _events(old, new) + _pair_delta(
+        old_by_pair,
+        new_by_pair,
+        ("transition-removed", "transition {} removed"),
+        ("transition-added", "transition {} added"),
+    )
     # Texts are compared per transition: its pair and its event (None without events).
     old_by_key = _first(old.transitions, lambda t: (t.pair, t.event), lambda t: t)
     new_by_key = _first(new.transitions, lambda t: (t.pair, t.event), lambda t: t)
@@ -186,16 +182,12 @@ def _entry_and_exit(old: Spec, new: Spec) -> list[Change]:
 def _invalid(old: Spec, new: Spec) -> list[Change]:
     old_why = _first(old.invalid, lambda i: i.pair, lambda i: i.why)
     new_why = _first(new.invalid, lambda i: i.pair, lambda i: i.why)
-    found = [
-        change("invalid-added", f"{pair_text(p)} is now listed invalid", pair_text(p))
-        for p in new_why
-        if p not in old_why
-    ]
-    found += [
-        change("invalid-removed", f"{pair_text(p)} is no longer listed invalid", pair_text(p))
-        for p in old_why
-        if p not in new_why
-    ]
+    found = _pair_delta(
+        old_why,
+        new_why,
+        ("invalid-removed", "{} is no longer listed invalid"),
+        ("invalid-added", "{} is now listed invalid"),
+    )
     found += [
         change("invalid-why-changed", f"invalid pair {pair_text(p)}: why changed", pair_text(p))
         for p, why in new_why.items()
@@ -266,6 +258,22 @@ def _extras(old: Mapping[str, object], new: Mapping[str, object]) -> list[Change
         verb = "added" if key not in old else "removed" if key not in new else "changed"
         found.append(change("extension-changed", f"extension key {q(key)} {verb}", key))
     return found
+
+
+def _pair_delta(
+    old: Iterable[tuple[str, str]],
+    new: Iterable[tuple[str, str]],
+    removed: tuple[str, str],
+    added: tuple[str, str],
+) -> list[Change]:
+    """A change per pair only in ``old`` (``removed``: kind, message with ``{}`` for the
+    pair) and per pair only in ``new`` (``added``), in declaration order."""
+    old_pairs, new_pairs = list(old), list(new)
+    gone = [(removed, p) for p in old_pairs if p not in new_pairs]
+    came = [(added, p) for p in new_pairs if p not in old_pairs]
+    return [
+        change(kind, text.format(pair_text(p)), pair_text(p)) for (kind, text), p in gone + came
+    ]
 
 
 def _list_delta(old: Sequence[str], new: Sequence[str]) -> str:

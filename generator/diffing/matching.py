@@ -141,45 +141,21 @@ def compare_sets(old: Sequence[Version], new: Sequence[Version]) -> list[SpecDif
     versions (read only to recognise moves) are left out."""
     found: list[SpecDiff] = []
     for o, n in match_by_id(old, new):
-        if n is None:
-            assert o is not None
-            if not o.in_scope:
-                continue
-            if o.spec is None:
-                found.append(SpecDiff(o, None))
-            else:
-                found.append(
-                    SpecDiff(
-                        o,
-                        None,
-                        (
-                            change(
-                                "spec-deleted",
-                                f"spec {o.spec.id} ({o.spec.title}) deleted",
-                                o.spec.id,
-                            ),
-                        ),
-                    )
-                )
-        elif o is None:
-            if n.spec is None:
-                found.append(SpecDiff(None, n))
-            else:
-                found.append(
-                    SpecDiff(
-                        None,
-                        n,
-                        (
-                            change(
-                                "spec-added", f"spec {n.spec.id} ({n.spec.title}) added", n.spec.id
-                            ),
-                        ),
-                    )
-                )
-        else:
+        if o is not None and n is not None:
             diff = compare_versions(o, n)
             if o.spec is not None and n.spec is not None and o.location != n.location:
                 moved = change("spec-moved", f"moved from {o.path} to {n.path}", o.path)
                 diff = SpecDiff(o, n, ordered((*diff.changes, moved)))
             found.append(diff)
+            continue
+        one = o or n
+        assert one is not None
+        if not one.in_scope and n is None:
+            continue
+        if one.spec is None:
+            found.append(SpecDiff(o, n))
+            continue
+        kind, verb = ("spec-deleted", "deleted") if n is None else ("spec-added", "added")
+        message = f"spec {one.spec.id} ({one.spec.title}) {verb}"
+        found.append(SpecDiff(o, n, (change(kind, message, one.spec.id),)))
     return sorted(found, key=lambda d: (d.path, d.old_path or ""))
