@@ -22,7 +22,7 @@ from generator.model.names import member_name, pascal_name
 from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec
 from generator.targets.python import literals
 from generator.targets.python.literals import comment_text
-from generator.targets.refusals import refuse_unfaithful
+from generator.targets.refusals import refuse_unfaithful, unique_members
 from generator.templating import GENERATED, RenderError, environment, header_line
 
 if TYPE_CHECKING:
@@ -200,16 +200,7 @@ def _members(spec: Spec) -> dict[str, str]:
     configuration: generation must never rename, drop or merge anything silently, and a pair
     can never be both declared and invalid.
     """
-    members: dict[str, str] = {}
-    owner: dict[str, str] = {}
-    for name in spec.state_names:
-        member = member_name(name)
-        if member in owner:
-            raise RenderError(
-                f"states {owner[member]!r} and {name!r} both map to the member {member} (SD110)"
-            )
-        owner[member] = name
-        members[name] = member
+    members = unique_members(spec.state_names, member_name, "states", "SD110")
     refuse_unfaithful(spec)
     return members
 
@@ -217,16 +208,7 @@ def _members(spec: Spec) -> dict[str, str]:
 def _events(spec: Spec) -> dict[str, str]:
     """Event name -> ``Event`` member; refuses a collision (SD116) or an event that leads
     from one state to two targets (SD115), which ``fire`` could not honour."""
-    members: dict[str, str] = {}
-    owner: dict[str, str] = {}
-    for name in spec.events:
-        member = event_member(name)
-        if member in owner:
-            raise RenderError(
-                f"events {owner[member]!r} and {name!r} both map to the member {member} (SD116)"
-            )
-        owner[member] = name
-        members[name] = member
+    members = unique_members(spec.events, event_member, "events", "SD116")
     target: dict[tuple[str, str], str] = {}
     for t in spec.transitions:
         if t.event is not None and target.setdefault((t.from_state, t.event), t.to_state) != (
