@@ -102,20 +102,7 @@ class Expected:
             origin = f"spec {path.as_posix()}"
         else:
             origin = f"spec {spec.id}"
-        records = [
-            ExpectedTransition(
-                t.from_state,
-                t.to_state,
-                t.trigger,
-                t.guard,
-                tuple(t.side_effects),
-                t.who,
-                t.provenance,
-                t.source,
-                t.event,
-            )
-            for t in spec.transitions
-        ]
+        records = [_expected(t, t.from_state, t.to_state, t.event) for t in spec.transitions]
         return cls(
             origin=origin,
             states=spec.state_names,
@@ -241,17 +228,25 @@ class Expected:
 
 
 def _record(t: Any) -> ExpectedTransition:
+    """A generated module's ``Transition`` record (enum members) as plain text."""
     event = getattr(t, "event", None)
+    event_name = None if event is None else str(event.value)
+    return _expected(t, str(t.from_state.value), str(t.to_state.value), event_name)
+
+
+def _expected(t: Any, from_state: str, to_state: str, event: str | None) -> ExpectedTransition:
+    """An expected transition with the text fields of ``t`` (the model's transition or a
+    generated record: both name them alike)."""
     return ExpectedTransition(
-        str(t.from_state.value),
-        str(t.to_state.value),
+        from_state,
+        to_state,
         t.trigger,
         t.guard,
         tuple(t.side_effects),
         t.who,
         t.provenance,
         t.source,
-        None if event is None else str(event.value),
+        event,
     )
 
 

@@ -40,87 +40,6 @@ _MAX_CLASS_MEMBER = 60
 #: Longest title alias bound to ``Machine`` (one ``Alias = Machine`` line).
 _MAX_ALIAS = 72
 
-#: Top-level names of a generated module (and builtins): the title's PascalCase alias may
-#: not rebind any of them, or ``raise ValueError`` could end up raising a Machine.
-_MODULE_NAMES = frozenset(
-    {
-        "State",
-        "Transition",
-        "TransitionError",
-        "ForbiddenTransition",
-        "UndeclaredTransition",
-        "GuardRejected",
-        "ForbiddenTransitionError",
-        "UndeclaredTransitionError",
-        "GuardRejectedError",
-        "Machine",
-        "Guard",
-        "Listener",
-        "TRANSITIONS",
-        "INVALID",
-        "INITIAL",
-        "TERMINAL",
-        "SPEC_ID",
-        "SPEC_REVISION",
-        "SPEC_TITLE",
-        "SPEC_SHA256",
-        "check",
-        "can_transition",
-        "targets",
-        "sources",
-        "describe",
-        "MEANINGS",
-        "threading",
-        "Callable",
-        "Iterable",
-        "Mapping",
-        "dataclass",
-        "StrEnum",
-        "MappingProxyType",
-        "Any",
-        "Final",
-        "NoReturn",
-        "TypeAlias",
-        "annotations",
-    }
-)
-
-
-#: The names a module with events adds (taken only then: a spec without events keeps its alias).
-_EVENT_MODULE_NAMES = frozenset(
-    {"Event", "EventNotAllowed", "EventNotAllowedError", "TRANSITIONS_BY_EVENT", "transitions_for"}
-)
-
-
-def module_header(relative: str) -> str:
-    return header_line("#", relative)
-
-
-def mmd_header(relative: str) -> str:
-    # ``%`` is spelled ``%25`` so a path can never form a ``%%{...}%%`` Mermaid directive.
-    return header_line("%%", relative, escape=lambda text: comment_text(text).replace("%", "%25"))
-
-
-def alias_name(title: str, *, events: bool = False) -> str | None:
-    """The PascalCase name ``Machine`` is also bound to, or None.
-
-    ``pascal_name(title)``; if that is already a name of the module or a builtin, the same
-    with ``Machine`` appended; no alias if that is taken too, if the name is ``Machine``
-    itself, not ASCII (ruff's PLC2401 refuses non-ASCII bindings, and any suppression is
-    itself a finding under a configuration that does not select PLC2401) or longer than
-    72 characters.
-    """
-    taken = _MODULE_NAMES | set(dir(builtins)) | (_EVENT_MODULE_NAMES if events else set())
-    name = pascal_name(title)
-    if name == "Machine":
-        return None
-    if name in taken:
-        name += "Machine"
-    if name in taken or not name.isascii() or len(name) > _MAX_ALIAS:
-        return None
-    return name
-
-
 #: The public API of every generated module (``__all__``), each object once under its
 #: documented name: ``help(module)`` documents every listed class in full, so the PEP 8
 #: spellings of the errors (``ForbiddenTransitionError``...) and the title alias of
@@ -153,6 +72,59 @@ _PUBLIC = (
 #: Added to ``_PUBLIC`` for a spec that declares events (and only then, so a document without
 #: events generates the same module as before events existed).
 _PUBLIC_EVENTS = ("Event", "EventNotAllowed", "TRANSITIONS_BY_EVENT", "transitions_for")
+
+#: Top-level names of a generated module (and builtins): the title's PascalCase alias may
+#: not rebind any of them, or ``raise ValueError`` could end up raising a Machine. The public
+#: names, plus the unlisted error spellings and what the module imports.
+_MODULE_NAMES = frozenset(_PUBLIC) | {
+    "ForbiddenTransitionError",
+    "UndeclaredTransitionError",
+    "GuardRejectedError",
+    "threading",
+    "Callable",
+    "Iterable",
+    "Mapping",
+    "dataclass",
+    "StrEnum",
+    "MappingProxyType",
+    "Any",
+    "Final",
+    "NoReturn",
+    "TypeAlias",
+    "annotations",
+}
+#: The names a module with events adds (taken only then: a spec without events keeps its alias).
+_EVENT_MODULE_NAMES = frozenset(_PUBLIC_EVENTS) | {"EventNotAllowedError"}
+
+
+def module_header(relative: str) -> str:
+    return header_line("#", relative)
+
+
+def mmd_header(relative: str) -> str:
+    # ``%`` is spelled ``%25`` so a path can never form a ``%%{...}%%`` Mermaid directive.
+    return header_line("%%", relative, escape=lambda text: comment_text(text).replace("%", "%25"))
+
+
+def alias_name(title: str, *, events: bool = False) -> str | None:
+    """The PascalCase name ``Machine`` is also bound to, or None.
+
+    ``pascal_name(title)``; if that is already a name of the module or a builtin, the same
+    with ``Machine`` appended; no alias if that is taken too, if the name is ``Machine``
+    itself, not ASCII (ruff's PLC2401 refuses non-ASCII bindings, and any suppression is
+    itself a finding under a configuration that does not select PLC2401) or longer than
+    72 characters.
+    """
+    taken = _MODULE_NAMES | set(dir(builtins)) | (_EVENT_MODULE_NAMES if events else set())
+    name = pascal_name(title)
+    if name == "Machine":
+        return None
+    if name in taken:
+        name += "Machine"
+    if name in taken or not name.isascii() or len(name) > _MAX_ALIAS:
+        return None
+    return name
+
 
 #: The module docstring after its first line (``<spec id>: <title>``).
 _MODULE_DOC = (

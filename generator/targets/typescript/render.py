@@ -25,7 +25,7 @@ from generator.templating import Code, defined, environment, header_line
 from generator.templating import has_header as templating_has_header
 
 if TYPE_CHECKING:
-    from generator.model.spec import Spec
+    from generator.model.spec import InvalidPair, Spec, Transition
 
 
 class TypeScriptError(ValueError):
@@ -47,32 +47,12 @@ class EventView:
 
 
 @dataclass(frozen=True)
-class TransitionView:
-    from_state: str
-    to_state: str
-    event: str | None
-    trigger: str
-    guard: str | None
-    side_effects: tuple[str, ...]
-    who: str | None
-    provenance: str | None
-    source: str | None
-
-
-@dataclass(frozen=True)
-class InvalidView:
-    from_state: str
-    to_state: str
-    why: str
-
-
-@dataclass(frozen=True)
 class View:
     """Everything a template needs from one spec, checked for what TypeScript cannot hold."""
 
     states: tuple[StateView, ...]
-    transitions: tuple[TransitionView, ...]
-    invalid: tuple[InvalidView, ...]
+    transitions: tuple[Transition, ...]  # the model's own: the templates read its fields
+    invalid: tuple[InvalidPair, ...]
     initial: tuple[str, ...]
     terminal: tuple[str, ...]
     events: tuple[EventView, ...]
@@ -97,21 +77,8 @@ def build_view(spec: Spec) -> View:
         states.append(StateView(name, members[name], meanings[name], union))
     return View(
         states=tuple(states),
-        transitions=tuple(
-            TransitionView(
-                t.from_state,
-                t.to_state,
-                t.event,
-                t.trigger,
-                t.guard,
-                tuple(t.side_effects),
-                t.who,
-                t.provenance,
-                t.source,
-            )
-            for t in spec.transitions
-        ),
-        invalid=tuple(InvalidView(i.from_state, i.to_state, i.why) for i in spec.invalid),
+        transitions=tuple(spec.transitions),
+        invalid=tuple(spec.invalid),
         initial=tuple(spec.initial_states),
         terminal=tuple(spec.terminal_states),
         events=tuple(EventView(name, event_members[name]) for name in event_names),
