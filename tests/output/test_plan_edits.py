@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from sample_documents import document
+from sample_documents import DIAGRAM, document
 
 from generator import pipeline
 from generator.cli import main
@@ -23,13 +23,18 @@ NO_DIAGRAM = "\n# Door\n\n## The Lifecycle\n"
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Two specs whose diagram is missing, with distinct ids and titles."""
+    """Two specs with distinct ids and titles: ``a_door`` has no diagram (SD301, a warning),
+    ``b_door`` a diagram that lacks an edge (SD303, an error)."""
     (tmp_path / "pyproject.toml").write_text(
         '[tool.statedoc]\nspecs = "specs"\nout = "generated"\n'
     )
     (tmp_path / "specs").mkdir()
-    for number, name in enumerate(("a_door", "b_door"), start=1):
-        text = document(body=NO_DIAGRAM).replace("DOR-001", f"DOR-00{number}")
+    bodies = {
+        "a_door": NO_DIAGRAM,
+        "b_door": "\n# Door\n" + DIAGRAM.replace("  open --> closed\n", ""),
+    }
+    for number, (name, body) in enumerate(bodies.items(), start=1):
+        text = document(body=body).replace("DOR-001", f"DOR-00{number}")
         (tmp_path / f"specs/{name}.md").write_text(text.replace("title: Door", f"title: {name}"))
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("STATEDOC_FORMAT", raising=False)
@@ -106,10 +111,11 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize(
-    ("check", "write"),
+    ("check", "write", "code"),
     [
-        (["diagram", "--check"], ["diagram", "--write"]),
-        (["generate", "--check"], ["generate"]),
+        (["diagram", "--check"], ["diagram", "--write"], 0),
+        (["generate", "--check"], ["generate"], 1),  # b_door is skipped for SD303 by both
+        (["check"], ["build"], 0),
     ],
 )
 def test_a_check_diff_is_the_patch_the_write_makes(
@@ -118,16 +124,20 @@ def test_a_check_diff_is_the_patch_the_write_makes(
     capsys: pytest.CaptureFixture[str],
     check: list[str],
     write: list[str],
+    code: int,
 ) -> None:
     """Every ``--check`` diff, applied with ``git apply``, gives byte for byte what the
-    writing command writes: diagrams in specs and generated files share one diff format."""
+    writing command writes: diagrams in specs and generated files share one diff format, and
+    ``check`` diffs generated files against the documents as ``build`` redraws them (before,
+    it compared them with the unredrawn documents: a drifted document was skipped and a
+    missing diagram left the spec's SHA-256 behind)."""
     twin = tmp_path_factory.mktemp("twin") / "repo"
     shutil.copytree(repo, twin)
     capsys.readouterr()
     assert main([*check, "-q", "--format", "json"]) == 1
     out, patch = capsys.readouterr()
     assert json.loads(out) and patch.startswith("--- ")
-    assert main([*write, "-q"]) == 0
+    assert main([*write, "-q"]) == code
     applied = subprocess.run(
         ["git", "apply", "--unidiff-zero", "-"],
         cwd=twin,
