@@ -70,7 +70,7 @@ def has_header(first_line: str) -> bool:
 # --- the filter set ----------------------------------------------------------------------
 
 
-def _defined(value: object) -> None:
+def defined(value: object) -> None:
     """Make a missing template variable an error even inside a filter (StrictUndefined
     only fails when printed or iterated, and a filter does neither)."""
     import jinja2  # already imported: filters only run while rendering
@@ -80,14 +80,14 @@ def _defined(value: object) -> None:
 
 
 def _code(value: object) -> Code:
-    _defined(value)
+    defined(value)
     if not isinstance(value, str):
         raise RenderError(f"template bug: `code` got a {type(value).__name__}")
     return Code(value)
 
 
 def _ident(value: object) -> Code:
-    _defined(value)
+    defined(value)
     if (
         not isinstance(value, str)
         or not value.isidentifier()
@@ -101,12 +101,12 @@ def _ident(value: object) -> Code:
 def _pyliteral(value: object, indent: int = 0, lead: int = 0) -> Code:
     from generator.targets.python.literals import pyliteral
 
-    _defined(value)
+    defined(value)
     return Code(pyliteral(value, indent, lead))
 
 
 def _docstring(value: object, indent: int = 0) -> Code:
-    _defined(value)
+    defined(value)
     if not isinstance(value, str):
         raise RenderError(f"template bug: `docstring` got a {type(value).__name__}")
     from generator.targets.python.literals import docstring
@@ -116,7 +116,7 @@ def _docstring(value: object, indent: int = 0) -> Code:
 
 def _pyrepr(value: object) -> Code:
     """``repr`` in double quotes where that needs no escape (as ``ruff format`` writes it)."""
-    _defined(value)
+    defined(value)
     if not isinstance(value, str):
         raise RenderError(f"template bug: `pyrepr` got a {type(value).__name__}")
     text = repr(value)
@@ -139,14 +139,19 @@ FILTERS: dict[str, Callable[..., Any]] = {
 def _finalize(value: object) -> object:
     if isinstance(value, Code):
         return value
-    raise RenderError(
-        f"template bug: {value!r} printed without an escaping filter (pyliteral, ident, code)"
-    )
+    raise RenderError(f"template bug: {value!r} printed without an escaping filter")
 
 
 @functools.cache
-def environment(package: str, *, strict: bool = True) -> jinja2.Environment:
-    """The environment for the ``templates`` folder of ``package`` (one per package)."""
+def environment(
+    package: str,
+    *,
+    strict: bool = True,
+    filters: tuple[tuple[str, Callable[..., Any]], ...] = (),
+) -> jinja2.Environment:
+    """The environment for the ``templates`` folder of ``package`` (one per package), with
+    the filter set plus a target's own ``filters`` (name, function; each returns
+    :class:`Code`, and may use :func:`defined`)."""
     import jinja2  # lazy on purpose: the lint path must not import Jinja2
 
     options: dict[str, Any] = {"finalize": _finalize} if strict else {}
@@ -161,4 +166,5 @@ def environment(package: str, *, strict: bool = True) -> jinja2.Environment:
         **options,
     )
     built.filters.update(FILTERS)
+    built.filters.update(filters)
     return built

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from generator.config import Config, ConfigError, load_config
 from generator.diffing import gitref
+from generator.diffing.matching import SpecDiff, Version, compare_sets, compare_versions
 from generator.diffing.report import DiffReport, render, summary
-from generator.diffing.semantic import SpecDiff, Version, compare_sets, compare_versions
 from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.load.discover import SpecFile, discover
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from generator.config import Config, ConfigError
-from generator.diffing.semantic import MODEL_KEYS, Version
+from generator.diffing.changes import MODEL_KEYS
+from generator.diffing.matching import Version
 from generator.findings import Severity
 from generator.lint.document import FileResult, lint_bytes
 from generator.load.discover import SKIP_DIRS, SpecFile, excluded

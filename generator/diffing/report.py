@@ -11,7 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.diffing.semantic import Change, ChangeClass, SpecDiff
+from generator.diffing.changes import Change, ChangeClass
+from generator.diffing.matching import SpecDiff
 
 MARKER = "<!-- statedoc-diff -->"  # lets a bot find and update its earlier comment
 

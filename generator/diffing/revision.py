@@ -11,7 +11,8 @@ from pathlib import Path
 
 from generator.config import Config
 from generator.diffing import gitref
-from generator.diffing.semantic import Version, diff_specs, match_by_id
+from generator.diffing.classify import diff_specs
+from generator.diffing.matching import Version, match_by_id
 from generator.findings import Finding
 from generator.lint.document import lint_bytes
 from generator.lint.selection import Selection

@@ -1,35 +1,66 @@
-"""One plan/apply layer for every file statedoc writes into an output folder.
+"""One plan/apply layer for every file statedoc writes.
 
-``generate`` (modules, diagrams, ``--tests`` modules) plans its writes here: :func:`plan_outputs`
-reads the folder and returns every create/update/delete with old and new bytes (``--check``
-prints them as diffs and writes nothing); :func:`apply_plan` performs them. Every refusal is a
-:class:`Problem` and every pending change can be turned into a finding (SD4xx), so CI reports
-carry them in every format.
+``generate`` (modules, diagrams, ``--tests`` modules) plans its writes into an output folder
+here: :func:`plan_outputs` reads the folder and returns every create/update/delete with old and
+new bytes (``--check`` prints them as diffs and writes nothing). The diagram step (``diagram
+--write``, ``build``) plans its in-place edits of the user's documents with :func:`plan_edits`.
+:func:`apply_plan` performs either plan. Every refusal is a :class:`Problem` and every pending
+change can be turned into a finding (SD4xx), so CI reports carry them in every format.
 
-Safety rules, each refused with a message rather than worked around:
+Safety rules for output folders, each refused with a message rather than worked around:
 
 * a path is written only if it resolves inside the output folder and no folder or file on the
   way below it is a symlink;
 * a file without statedoc's header is never overwritten or deleted (an ``__init__.py`` or
   ``py.typed`` of the user's is simply kept: it does the same job);
 * stale files (carrying the header, produced by nothing) are only looked for when asked, never
-  below another output root nested in the folder.
+  below another output root nested in the folder;
+* a file is replaced only while it still holds the bytes that were planned against (and
+  created only while still missing): nothing is overwritten that the diff did not show.
+
+An edit of a user's document (:class:`DocumentEdit`, the one kind that needs no header) is
+only made from a document linted in this run, and only while the file still holds exactly
+the bytes that were linted; a read-only document is refused unless forced; a symlinked
+document is written through to its target; the file keeps its mode.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from generator.findings import Finding, Severity
+from generator.load.source import BOM
 from generator.output.files import unified_diff
+from generator.output.paths import display, first_line, inside, label_for, ours, unsafe
 from generator.templating import has_header
 
-Action = Literal["create", "update", "delete"]
+if TYPE_CHECKING:
+    from generator.model.document import Document
+
+__all__ = [  # ``display`` too: callers name paths as the plan's findings do
+    "Action",
+    "At",
+    "Change",
+    "DocumentEdit",
+    "Output",
+    "Plan",
+    "Problem",
+    "apply_plan",
+    "diff",
+    "display",
+    "make_finding",
+    "plan_edits",
+    "plan_outputs",
+]
+
+#: ``edit``: an in-place edit of a user's document (:class:`DocumentEdit`).
+Action = Literal["create", "update", "delete", "edit"]
 _SKIP_DIRS = {"__pycache__", "node_modules"}
 
 #: Codes of the output stage (catalogue: :mod:`generator.rules.catalogue`).
@@ -53,13 +84,57 @@ class Output:
 
 
 @dataclass(frozen=True)
+class DocumentEdit:
+    """New bytes for a document of the user's, linted in this run, edited in place.
+
+    Build it with :meth:`of`: ``linted`` (the bytes lint read) comes from the linted
+    document, so no file statedoc did not lint can be planned this way. ``subject`` names
+    what is edited in refusals ("diagram not rewritten: ..."); ``pending`` is the finding's
+    message while the edit is not made (``--check``), reported as ``code``.
+    """
+
+    shown: str  # display path: findings and diff names
+    path: Path  # as discovered; a symlink is written through to its target
+    linted: bytes
+    new: bytes
+    at: At  # the edited part of the document: where findings point
+    subject: str
+    pending: str
+    code: str = DRIFT
+
+    @classmethod
+    def of(
+        cls,
+        document: Document,
+        path: Path,
+        new: bytes,
+        *,
+        at: At,
+        subject: str,
+        pending: str,
+        code: str = DRIFT,
+    ) -> DocumentEdit:
+        source = document.source
+        linted = ((BOM if source.had_bom else "") + source.text).encode("utf-8")
+        return cls(document.path, path, linted, new, at, subject, pending, code)
+
+    def problem(self, message: str, *, at_edit: bool = False) -> Problem:
+        """A refusal of this edit: ``"<subject> not rewritten: <message>"``, at the edited
+        part (``at_edit``) or at the top of the file."""
+        line, column, end_line, end_column = self.at if at_edit else _TOP
+        text = f"{self.subject} not rewritten: {message}"
+        return Problem(self.shown, line, column, text, WRITE_FAILED, (end_line, end_column))
+
+
+@dataclass(frozen=True)
 class Change:
     action: Action
-    relative: str
+    relative: str  # below the plan's folder; an ``edit``: the document's display path
     old: bytes | None
     new: bytes | None
     owner: str | None = None
     at: At = _TOP
+    edit: DocumentEdit | None = None  # set exactly for ``edit``
 
 
 @dataclass(frozen=True)
@@ -85,7 +160,7 @@ class Problem:
 
 @dataclass
 class Plan:
-    out: Path
+    out: Path  # the output folder; a plan of document edits: the working directory
     label: str  # how diffs name ``out`` (relative to the config root when inside it)
     outputs: list[Output] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
@@ -106,6 +181,9 @@ class Plan:
         return found
 
     def change_finding(self, change: Change) -> Finding:
+        if change.edit is not None:
+            edit = change.edit
+            return make_finding(edit.code, edit.shown, edit.at, edit.pending)
         name = display(self.out / change.relative)
         source = "this document" if change.owner else "statedoc"
         if change.action == "create":
@@ -125,68 +203,6 @@ def make_finding(code: str, path: str, at: At, message: str) -> Finding:
     found = finding(code, path, at, message)
     assert found.severity is Severity.ERROR, code  # catalogue: every SD4xx is an error
     return found
-
-
-# --- reading the folder safely ----------------------------------------------------------
-
-
-def first_line(data: bytes) -> str:
-    return data.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", errors="replace")
-
-
-def ours(path: Path) -> bool:
-    """Whether a regular file (not a symlink) starts with statedoc's header line."""
-    try:
-        if path.is_symlink() or not path.is_file():
-            return False
-        with path.open("rb") as handle:
-            return has_header(first_line(handle.readline(4096)))
-    except OSError:
-        return False
-
-
-def inside(path: Path | str, folder_real: str) -> bool:
-    """Whether ``path`` resolves to ``folder_real`` (a realpath) or below it."""
-    real = os.path.realpath(path)
-    return real == folder_real or real.startswith(folder_real.rstrip(os.sep) + os.sep)
-
-
-def unsafe(out: Path, relative: str, out_real: str) -> str | None:
-    """Why writing ``out/relative`` is unsafe, or None."""
-    parts = relative.split("/")
-    if any(p in ("", ".", "..") or "\x00" in p or os.sep in p for p in parts) or (
-        os.altsep and any(os.altsep in p for p in parts)
-    ):
-        return "not a plain relative path"
-    current = out
-    for index, part in enumerate(parts):
-        current = current / part
-        if current.is_symlink():
-            return f"{display(current)} is a symlink; statedoc does not write through symlinks"
-        if index < len(parts) - 1 and current.exists() and not current.is_dir():
-            return f"{display(current)} is a file, not a folder"
-    if not inside(current, out_real):
-        return "it resolves outside the output folder"
-    return None
-
-
-def display(path: Path) -> str:
-    """``path`` as findings print it: relative to the working directory when inside it."""
-    try:
-        return path.absolute().relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.absolute().as_posix()
-
-
-def label_for(out: Path, root: Path) -> str:
-    """``out`` as diffs name it: relative to the config root when inside it (``generated``)."""
-    for candidate, base in ((out.absolute(), root.absolute()), (out.resolve(), root.resolve())):
-        try:
-            label = candidate.relative_to(base).as_posix()
-        except ValueError:
-            continue
-        return "" if label == "." else label
-    return out.absolute().as_posix().lstrip("/")
 
 
 def plan_outputs(
@@ -318,14 +334,43 @@ def diff(change: Change, label: str) -> str:
     return unified_diff(change.old, change.new, name)
 
 
-def apply_plan(plan: Plan) -> tuple[int, int]:
+def plan_edits(edits: Iterable[DocumentEdit], *, problems: Iterable[Problem] = ()) -> Plan:
+    """Compare each document with its edit: one ``edit`` change per document whose bytes
+    differ. Reads only. ``problems``: refusals found before planning (kept in order)."""
+    plan = Plan(out=Path(os.curdir), label="", fix="statedoc diagram --write")
+    plan.problems.extend(problems)
+    for edit in edits:
+        try:
+            old = Path(os.path.realpath(edit.path)).read_bytes()
+        except OSError as exc:
+            plan.problems.append(
+                Problem(edit.shown, 1, 1, f"cannot read: {exc.strerror or exc}", WRITE_FAILED)
+            )
+            continue
+        if old == edit.new:
+            plan.unchanged += 1
+        elif old != edit.linted:
+            plan.problems.append(edit.problem(_CHANGED))
+        else:
+            plan.changes.append(
+                Change("edit", edit.shown, old, edit.new, edit.shown, edit.at, edit)
+            )
+    return plan
+
+
+_CHANGED = "the file changed while statedoc ran; run it again"
+
+
+def apply_plan(plan: Plan, *, force: bool = False) -> tuple[int, int]:
     """Perform the plan's changes: ``(written, deleted)``. Safety is checked again for each
     file just before it is touched; a file that cannot be written or deleted becomes a
-    problem of the plan (SD408), and the other changes still happen."""
-    from generator.output.files import atomic_write  # lazy: planning alone never writes
-
+    problem of the plan (SD408), and the other changes still happen. ``force``: also edit
+    documents whose file is read-only."""
     written = deleted = 0
     for change in plan.changes:
+        if change.edit is not None:
+            written += _apply_edit(plan, change, change.edit, force)
+            continue
         path = plan.out / change.relative
         try:
             if change.new is not None:
@@ -336,10 +381,12 @@ def apply_plan(plan: Plan) -> tuple[int, int]:
                         Problem(display(path), 1, 1, f"refused to write: {reason}", UNSAFE)
                     )
                     continue
-                if change.old is None and path.exists():
-                    # Created since planning: never replace what we have not read.
-                    raise FileExistsError(f"{display(path)} appeared while generating")
-                if atomic_write(path, change.new):
+                if _current(path) != change.old:
+                    # Created or edited since planning: never replace what the plan (and
+                    # its diff) did not show.
+                    what = "appeared" if change.old is None else "changed"
+                    raise FileExistsError(f"{display(path)} {what} while generating")
+                if _write(path, change.new):
                     written += 1
             elif inside(path, os.path.realpath(plan.out)) and ours(path):
                 path.unlink()
@@ -351,6 +398,39 @@ def apply_plan(plan: Plan) -> tuple[int, int]:
                 Problem(display(path), 1, 1, f"cannot {verb}: {_reason(exc)}", WRITE_FAILED)
             )
     return written, deleted
+
+
+def _apply_edit(plan: Plan, change: Change, edit: DocumentEdit, force: bool) -> int:
+    """Replace one document (through a symlink) if it still holds the planned bytes; 1 if
+    written."""
+    target = Path(os.path.realpath(edit.path))
+    try:
+        if _current(target) != change.old:
+            plan.problems.append(edit.problem(_CHANGED))
+            return 0
+        if not force and not os.stat(target).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            message = "the file is read-only; make it writable or pass --force"
+            plan.problems.append(edit.problem(message, at_edit=True))
+            return 0
+        assert change.new is not None
+        return int(_write(target, change.new))
+    except OSError as exc:
+        plan.problems.append(edit.problem(f"cannot write: {exc.strerror or exc}", at_edit=True))
+        return 0
+
+
+def _current(path: Path) -> bytes | None:
+    """The file's bytes now (None: missing); a folder in the way raises."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _write(path: Path, data: bytes) -> bool:
+    from generator.output.files import atomic_write  # lazy: planning alone never writes
+
+    return atomic_write(path, data)
 
 
 def _reason(exc: OSError) -> str:

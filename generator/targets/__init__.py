@@ -108,6 +108,16 @@ def document_sha256(source: SourceText) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def import_path(document: Document, settings: Config) -> str:
+    """The dotted import path of the document's generated Python module: the output folder's
+    path below the project root (its name when it lies outside), then area, module, name."""
+    try:
+        package = settings.out.resolve().relative_to(settings.root.resolve()).parts
+    except ValueError:
+        package = (settings.out.name,)
+    return ".".join((*package, *module_parts(document)))
+
+
 def source_path(document: Document, settings: Config) -> str:
     """The document's path relative to the project root, as discovery computes it (headers
     name the spec by it); its absolute path when it lies outside the root."""

@@ -1,10 +1,14 @@
 """What no target may generate, whatever the lint configuration ignores: a transition naming an
 undeclared state (SD102), a repeated transition (SD105), an invalid pair naming an undeclared
 state (SD103), declared and listed invalid at once (SD104), listed twice (SD106), or an undeclared
-initial state (SD112). Generation never renames, drops or merges anything silently."""
+initial state (SD112). Generation never renames, drops or merges anything silently.
+
+Identifier collisions (SD110, SD116) depend on each target's naming: :func:`unique_members`
+checks them with the naming a target passes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from generator.templating import RenderError
@@ -49,3 +53,27 @@ def refuse_unfaithful(spec: Spec, error: type[Exception] = RenderError) -> None:
     for name in spec.initial_states:
         if name not in states:
             raise error(f"initial state {name!r} is not declared (SD112)")
+
+
+def unique_members(
+    names: Iterable[str],
+    naming: Callable[[str], str],
+    what: str,
+    code: str,
+    *,
+    error: type[Exception] = RenderError,
+    noun: str = "member",
+) -> dict[str, str]:
+    """Name -> its identifier under ``naming``; raise ``error`` when two names (``what``:
+    "states", "events") map to one identifier (``code``: SD110, SD116)."""
+    members: dict[str, str] = {}
+    owner: dict[str, str] = {}
+    for name in names:
+        member = naming(name)
+        if member in owner:
+            raise error(
+                f"{what} {owner[member]!r} and {name!r} both map to the {noun} {member} ({code})"
+            )
+        owner[member] = name
+        members[name] = member
+    return members

@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from generator.load.schema import schema
 from generator.model.names import member_name
 from generator.testing.documents import (
     REPO_NAMES,
@@ -30,6 +31,9 @@ from generator.testing.yaml_writer import dump_yaml
 
 Breaker = Callable[[st.DrawFn, Draft], "str | Draft | None"]
 _BREAKERS: dict[str, Breaker] = {}
+
+#: The keys a document must have (the schema's list): each one's absence is SD010.
+_REQUIRED: tuple[str, ...] = tuple(schema()["required"])
 
 
 def _breaks(code: str) -> Callable[[Breaker], Breaker]:
@@ -131,23 +135,7 @@ def _schema(draw: st.DrawFn, draft: Draft) -> Draft:
     )
     front = copy.deepcopy(draft.front)
     if how == "missing":
-        del front[
-            draw(
-                st.sampled_from(
-                    (
-                        "id",
-                        "title",
-                        "object",
-                        "product_area",
-                        "module",
-                        "revision",
-                        "status",
-                        "states",
-                        "transitions",
-                    )
-                )
-            )
-        ]
+        del front[draw(st.sampled_from(_REQUIRED))]
     elif how == "revision":
         front["revision"] = draw(st.sampled_from((0, -1, "1", 1.5, None, True)))
     elif how == "status":

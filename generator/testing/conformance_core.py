@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from generator.testing.conformance_plan import Check
-from generator.testing.exhaustive import Expected, SpecError
+from generator.testing.exhaustive import Expected
 
 if TYPE_CHECKING:
     pass
@@ -129,22 +129,12 @@ def load_oracle(spec: str | os.PathLike[str]) -> Oracle:
     ``__statedoc_oracle__`` so that coverage collection (:mod:`generator.testing.coverage`)
     never counts the oracle's own steps as your tests' coverage.
     """
-    from generator.findings import Severity
-    from generator.lint.document import lint_bytes
     from generator.targets import document_sha256
     from generator.targets.python.render import render_module
+    from generator.testing.expected import lint_clean
 
     path = Path(os.fspath(spec))
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(f"cannot read spec {path}: {exc}") from None
-    result = lint_bytes(data, path.as_posix())
-    errors = [f for f in result.findings if f.severity == Severity.ERROR]
-    if errors or result.document is None:
-        listed = "; ".join(f"{f.line}:{f.column} {f.code} {f.message}" for f in errors[:5])
-        raise SpecError(f"spec {path} does not lint clean: {listed or 'no document'}")
-    document = result.document
+    document, _ = lint_clean(path)
     name = f"_statedoc_oracle_{os.getpid()}_{next(_NAMES)}"
     source = render_module(
         document.spec,

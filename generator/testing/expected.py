@@ -14,14 +14,17 @@ from __future__ import annotations
 import hashlib
 import os
 import types
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.model.names import member_name
 from generator.model.spec import Spec
+
+if TYPE_CHECKING:
+    from generator.model.document import Document
 
 #: The outcome of attempting a pair: declared, listed invalid, or neither.
 OK, FORBIDDEN, UNDECLARED = "ok", "forbidden", "undeclared"
@@ -99,20 +102,7 @@ class Expected:
             origin = f"spec {path.as_posix()}"
         else:
             origin = f"spec {spec.id}"
-        records = [
-            ExpectedTransition(
-                t.from_state,
-                t.to_state,
-                t.trigger,
-                t.guard,
-                tuple(t.side_effects),
-                t.who,
-                t.provenance,
-                t.source,
-                t.event,
-            )
-            for t in spec.transitions
-        ]
+        records = [_expected(t, t.from_state, t.to_state, t.event) for t in spec.transitions]
         return cls(
             origin=origin,
             states=spec.state_names,
@@ -184,17 +174,11 @@ class Expected:
 
     @cached_property
     def _targets(self) -> dict[str, frozenset[str]]:
-        out: dict[str, set[str]] = {s: set() for s in self.states}
-        for a, b in self.transitions:
-            out[a].add(b)
-        return {s: frozenset(v) for s, v in out.items()}
+        return _neighbours(self.states, self.transitions)
 
     @cached_property
     def _sources(self) -> dict[str, frozenset[str]]:
-        into: dict[str, set[str]] = {s: set() for s in self.states}
-        for a, b in self.transitions:
-            into[b].add(a)
-        return {s: frozenset(v) for s, v in into.items()}
+        return _neighbours(self.states, [(b, a) for a, b in self.transitions])
 
     @cached_property
     def _invalid_from(self) -> dict[str, tuple[str, ...]]:
@@ -244,17 +228,25 @@ class Expected:
 
 
 def _record(t: Any) -> ExpectedTransition:
+    """A generated module's ``Transition`` record (enum members) as plain text."""
     event = getattr(t, "event", None)
+    event_name = None if event is None else str(event.value)
+    return _expected(t, str(t.from_state.value), str(t.to_state.value), event_name)
+
+
+def _expected(t: Any, from_state: str, to_state: str, event: str | None) -> ExpectedTransition:
+    """An expected transition with the text fields of ``t`` (the model's transition or a
+    generated record: both name them alike)."""
     return ExpectedTransition(
-        str(t.from_state.value),
-        str(t.to_state.value),
+        from_state,
+        to_state,
         t.trigger,
         t.guard,
         tuple(t.side_effects),
         t.who,
         t.provenance,
         t.source,
-        None if event is None else str(event.value),
+        event,
     )
 
 
@@ -273,6 +265,16 @@ def _indexes(records: list[ExpectedTransition]) -> dict[str, Any]:
     }
 
 
+def _neighbours(
+    states: Sequence[str], edges: Iterable[tuple[str, str]]
+) -> dict[str, frozenset[str]]:
+    """State -> the states its edges lead to (every state, edgeless ones included)."""
+    found: dict[str, set[str]] = {s: set() for s in states}
+    for a, b in edges:
+        found[a].add(b)
+    return {s: frozenset(v) for s, v in found.items()}
+
+
 # -- spec documents ---------------------------------------------------------------------
 
 
@@ -281,10 +283,16 @@ def load_spec(path: str | os.PathLike[str]) -> tuple[Spec, str]:
 
     Raises :class:`SpecError` when the file cannot be read or has an error-severity finding.
     """
+    document, data = lint_clean(Path(path))
+    return document.spec, hashlib.sha256(data).hexdigest()
+
+
+def lint_clean(path: Path) -> tuple[Document, bytes]:
+    """Read and lint one document: its model and its bytes, or :class:`SpecError` when the
+    file cannot be read or has an error-severity finding."""
     from generator.findings import Severity
     from generator.lint.document import lint_bytes
 
-    path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -294,7 +302,7 @@ def load_spec(path: str | os.PathLike[str]) -> tuple[Spec, str]:
     if errors or result.document is None:
         listed = "; ".join(f"{f.line}:{f.column} {f.code} {f.message}" for f in errors[:5])
         raise SpecError(f"spec {path} does not lint clean: {listed or 'no document'}")
-    return result.document.spec, hashlib.sha256(data).hexdigest()
+    return result.document, data
 
 
 def resolve_spec_path(spec: str | os.PathLike[str], module: types.ModuleType | None) -> Path:

@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from generator.cli import main
+from generator.diffing.changes import KINDS, ChangeClass
 from generator.diffing.report import md_code, md_text
-from generator.diffing.semantic import KINDS, ChangeClass
 
 Doc = dict[str, Any]
 Edit = Callable[[Doc], object]

@@ -7,7 +7,8 @@ from typing import Any
 
 import yaml
 
-from generator.diffing.semantic import KINDS, ChangeClass, diff_specs
+from generator.diffing.changes import KINDS, ChangeClass
+from generator.diffing.classify import diff_specs
 from generator.model.spec import build
 from generator.rules.examples import HEADER
 

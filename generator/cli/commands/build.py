@@ -11,11 +11,14 @@ whole set.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.diagram import add_force
 from generator.cli.commands.finish import finish, plural
 from generator.cli.commands.lintrun import workspace_for
+
+if TYPE_CHECKING:
+    from generator.pipeline import BuildOutcome
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -41,14 +44,7 @@ def run_build(args: argparse.Namespace) -> int:
         f"written, {outputs.deleted} deleted); {len(outputs.blocked)} skipped for lint errors; "
         f"{len(diagrams.problems) + len(outputs.problems)} refused or failed."
     )
-    return finish(
-        args,
-        outcome.findings(check=False),
-        [f.display for f in outcome.run_files],
-        notes=outcome.notes,
-        summary=summary,
-        internal_error=outcome.internal_error,
-    )
+    return _report(args, outcome, summary, check=False)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -62,11 +58,16 @@ def run_check(args: argparse.Namespace) -> int:
         f"{len(outputs.blocked)} document(s) with lint errors; "
         f"{len(diagrams.problems) + len(outputs.problems)} refused."
     )
+    return _report(args, outcome, summary, check=True)
+
+
+def _report(args: argparse.Namespace, outcome: BuildOutcome, summary: str, *, check: bool) -> int:
+    """The findings (with ``check``, every pending change too) and the diffs of a check."""
     return finish(
         args,
-        outcome.findings(check=True),
+        outcome.findings(check=check),
         [f.display for f in outcome.run_files],
-        diffs=diagrams.diffs + outputs.diffs,
+        diffs=outcome.diagrams.diffs + outcome.outputs.diffs if check else (),
         notes=outcome.notes,
         summary=summary,
         internal_error=outcome.internal_error,

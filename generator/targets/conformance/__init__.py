@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generator.targets import module_parts, source_path
+from generator.targets import import_path, module_parts, source_path
 
 if TYPE_CHECKING:
     from generator.config import Config
@@ -27,13 +27,9 @@ class ConformanceTarget:
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
         from generator.testing.conformance_skeleton import render_conformance_skeleton
 
-        try:
-            package = settings.out.resolve().relative_to(settings.root.resolve()).parts
-        except ValueError:
-            package = (settings.out.name,)
         area, module, name = module_parts(document)
         text = render_conformance_skeleton(
-            ".".join((*package, area, module, name)), source_path(document, settings)
+            import_path(document, settings), source_path(document, settings)
         )
         return {f"test_{area}_{module}_{name}_conformance.py": text.encode("utf-8")}
 

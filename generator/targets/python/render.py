@@ -22,7 +22,7 @@ from generator.model.names import member_name, pascal_name
 from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec
 from generator.targets.python import literals
 from generator.targets.python.literals import comment_text
-from generator.targets.refusals import refuse_unfaithful
+from generator.targets.refusals import refuse_unfaithful, unique_members
 from generator.templating import GENERATED, RenderError, environment, header_line
 
 if TYPE_CHECKING:
@@ -39,87 +39,6 @@ _RUFF_MODULE_NAME = re.compile(r"[_a-z][_a-z0-9]*")
 _MAX_CLASS_MEMBER = 60
 #: Longest title alias bound to ``Machine`` (one ``Alias = Machine`` line).
 _MAX_ALIAS = 72
-
-#: Top-level names of a generated module (and builtins): the title's PascalCase alias may
-#: not rebind any of them, or ``raise ValueError`` could end up raising a Machine.
-_MODULE_NAMES = frozenset(
-    {
-        "State",
-        "Transition",
-        "TransitionError",
-        "ForbiddenTransition",
-        "UndeclaredTransition",
-        "GuardRejected",
-        "ForbiddenTransitionError",
-        "UndeclaredTransitionError",
-        "GuardRejectedError",
-        "Machine",
-        "Guard",
-        "Listener",
-        "TRANSITIONS",
-        "INVALID",
-        "INITIAL",
-        "TERMINAL",
-        "SPEC_ID",
-        "SPEC_REVISION",
-        "SPEC_TITLE",
-        "SPEC_SHA256",
-        "check",
-        "can_transition",
-        "targets",
-        "sources",
-        "describe",
-        "MEANINGS",
-        "threading",
-        "Callable",
-        "Iterable",
-        "Mapping",
-        "dataclass",
-        "StrEnum",
-        "MappingProxyType",
-        "Any",
-        "Final",
-        "NoReturn",
-        "TypeAlias",
-        "annotations",
-    }
-)
-
-
-#: The names a module with events adds (taken only then: a spec without events keeps its alias).
-_EVENT_MODULE_NAMES = frozenset(
-    {"Event", "EventNotAllowed", "EventNotAllowedError", "TRANSITIONS_BY_EVENT", "transitions_for"}
-)
-
-
-def module_header(relative: str) -> str:
-    return header_line("#", relative)
-
-
-def mmd_header(relative: str) -> str:
-    # ``%`` is spelled ``%25`` so a path can never form a ``%%{...}%%`` Mermaid directive.
-    return header_line("%%", relative, escape=lambda text: comment_text(text).replace("%", "%25"))
-
-
-def alias_name(title: str, *, events: bool = False) -> str | None:
-    """The PascalCase name ``Machine`` is also bound to, or None.
-
-    ``pascal_name(title)``; if that is already a name of the module or a builtin, the same
-    with ``Machine`` appended; no alias if that is taken too, if the name is ``Machine``
-    itself, not ASCII (ruff's PLC2401 refuses non-ASCII bindings, and any suppression is
-    itself a finding under a configuration that does not select PLC2401) or longer than
-    72 characters.
-    """
-    taken = _MODULE_NAMES | set(dir(builtins)) | (_EVENT_MODULE_NAMES if events else set())
-    name = pascal_name(title)
-    if name == "Machine":
-        return None
-    if name in taken:
-        name += "Machine"
-    if name in taken or not name.isascii() or len(name) > _MAX_ALIAS:
-        return None
-    return name
-
 
 #: The public API of every generated module (``__all__``), each object once under its
 #: documented name: ``help(module)`` documents every listed class in full, so the PEP 8
@@ -153,6 +72,59 @@ _PUBLIC = (
 #: Added to ``_PUBLIC`` for a spec that declares events (and only then, so a document without
 #: events generates the same module as before events existed).
 _PUBLIC_EVENTS = ("Event", "EventNotAllowed", "TRANSITIONS_BY_EVENT", "transitions_for")
+
+#: Top-level names of a generated module (and builtins): the title's PascalCase alias may
+#: not rebind any of them, or ``raise ValueError`` could end up raising a Machine. The public
+#: names, plus the unlisted error spellings and what the module imports.
+_MODULE_NAMES = frozenset(_PUBLIC) | {
+    "ForbiddenTransitionError",
+    "UndeclaredTransitionError",
+    "GuardRejectedError",
+    "threading",
+    "Callable",
+    "Iterable",
+    "Mapping",
+    "dataclass",
+    "StrEnum",
+    "MappingProxyType",
+    "Any",
+    "Final",
+    "NoReturn",
+    "TypeAlias",
+    "annotations",
+}
+#: The names a module with events adds (taken only then: a spec without events keeps its alias).
+_EVENT_MODULE_NAMES = frozenset(_PUBLIC_EVENTS) | {"EventNotAllowedError"}
+
+
+def module_header(relative: str) -> str:
+    return header_line("#", relative)
+
+
+def mmd_header(relative: str) -> str:
+    # ``%`` is spelled ``%25`` so a path can never form a ``%%{...}%%`` Mermaid directive.
+    return header_line("%%", relative, escape=lambda text: comment_text(text).replace("%", "%25"))
+
+
+def alias_name(title: str, *, events: bool = False) -> str | None:
+    """The PascalCase name ``Machine`` is also bound to, or None.
+
+    ``pascal_name(title)``; if that is already a name of the module or a builtin, the same
+    with ``Machine`` appended; no alias if that is taken too, if the name is ``Machine``
+    itself, not ASCII (ruff's PLC2401 refuses non-ASCII bindings, and any suppression is
+    itself a finding under a configuration that does not select PLC2401) or longer than
+    72 characters.
+    """
+    taken = _MODULE_NAMES | set(dir(builtins)) | (_EVENT_MODULE_NAMES if events else set())
+    name = pascal_name(title)
+    if name == "Machine":
+        return None
+    if name in taken:
+        name += "Machine"
+    if name in taken or not name.isascii() or len(name) > _MAX_ALIAS:
+        return None
+    return name
+
 
 #: The module docstring after its first line (``<spec id>: <title>``).
 _MODULE_DOC = (
@@ -200,16 +172,7 @@ def _members(spec: Spec) -> dict[str, str]:
     configuration: generation must never rename, drop or merge anything silently, and a pair
     can never be both declared and invalid.
     """
-    members: dict[str, str] = {}
-    owner: dict[str, str] = {}
-    for name in spec.state_names:
-        member = member_name(name)
-        if member in owner:
-            raise RenderError(
-                f"states {owner[member]!r} and {name!r} both map to the member {member} (SD110)"
-            )
-        owner[member] = name
-        members[name] = member
+    members = unique_members(spec.state_names, member_name, "states", "SD110")
     refuse_unfaithful(spec)
     return members
 
@@ -217,16 +180,7 @@ def _members(spec: Spec) -> dict[str, str]:
 def _events(spec: Spec) -> dict[str, str]:
     """Event name -> ``Event`` member; refuses a collision (SD116) or an event that leads
     from one state to two targets (SD115), which ``fire`` could not honour."""
-    members: dict[str, str] = {}
-    owner: dict[str, str] = {}
-    for name in spec.events:
-        member = event_member(name)
-        if member in owner:
-            raise RenderError(
-                f"events {owner[member]!r} and {name!r} both map to the member {member} (SD116)"
-            )
-        owner[member] = name
-        members[name] = member
+    members = unique_members(spec.events, event_member, "events", "SD116")
     target: dict[tuple[str, str], str] = {}
     for t in spec.transitions:
         if t.event is not None and target.setdefault((t.from_state, t.event), t.to_state) != (

@@ -13,7 +13,7 @@ import keyword
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.targets import module_parts, source_path
+from generator.targets import import_path, module_parts, source_path
 from generator.templating import has_header
 
 if TYPE_CHECKING:
@@ -62,14 +62,8 @@ class TestsTarget:
     root = "tests"
 
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
-        try:
-            package = settings.out.resolve().relative_to(settings.root.resolve()).parts
-        except ValueError:
-            package = (settings.out.name,)
         area, module, name = module_parts(document)
-        text = render_test_module(
-            ".".join((*package, area, module, name)), source_path(document, settings)
-        )
+        text = render_test_module(import_path(document, settings), source_path(document, settings))
         return {f"test_{area}_{module}_{name}.py": text.encode("utf-8")}
 
     def owns(self, path: str, first_line: str) -> bool:

@@ -13,10 +13,10 @@ import os
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from generator.targets.typescript.paths import base_path, spec_source
-from generator.targets.typescript.render import build_view, header, render
+from generator.targets.typescript.render import context, render
 
 if TYPE_CHECKING:
     from generator.config import Config
@@ -27,21 +27,9 @@ if TYPE_CHECKING:
 def render_test(spec: Spec, *, relative: str, sha256: str, module_import: str) -> str:
     """The test module for ``spec``; ``module_import`` is the ES import specifier of the
     generated module from the test file (``../../generated/area/module/name.js``)."""
-    view = build_view(spec)
-    context: dict[str, Any] = {
-        "header": header(relative, spec, sha256),
-        "doc_title": f"{spec.id}: {spec.title}",
-        "module_import": module_import,
-        "spec": spec,
-        "sha256": sha256,
-        "states": view.states,
-        "transitions": view.transitions,
-        "invalid": view.invalid,
-        "initial": view.initial,
-        "terminal": view.terminal,
-        "events": view.events,
-    }
-    return render("test.ts.j2", context)
+    values = context(spec, relative=relative, sha256=sha256)
+    values["module_import"] = module_import
+    return render("test.ts.j2", values)
 
 
 def import_specifier(test_file: str, module_file: str) -> str:

@@ -1,0 +1,68 @@
+"""Reading an output folder safely: where a path really leads, whether a file is statedoc's,
+and how findings and diffs name paths (used by :mod:`generator.output.plan`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from generator.templating import has_header
+
+
+def first_line(data: bytes) -> str:
+    return data.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", errors="replace")
+
+
+def ours(path: Path) -> bool:
+    """Whether a regular file (not a symlink) starts with statedoc's header line."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        with path.open("rb") as handle:
+            return has_header(first_line(handle.readline(4096)))
+    except OSError:
+        return False
+
+
+def inside(path: Path | str, folder_real: str) -> bool:
+    """Whether ``path`` resolves to ``folder_real`` (a realpath) or below it."""
+    real = os.path.realpath(path)
+    return real == folder_real or real.startswith(folder_real.rstrip(os.sep) + os.sep)
+
+
+def unsafe(out: Path, relative: str, out_real: str) -> str | None:
+    """Why writing ``out/relative`` is unsafe, or None."""
+    parts = relative.split("/")
+    if any(p in ("", ".", "..") or "\x00" in p or os.sep in p for p in parts) or (
+        os.altsep and any(os.altsep in p for p in parts)
+    ):
+        return "not a plain relative path"
+    current = out
+    for index, part in enumerate(parts):
+        current = current / part
+        if current.is_symlink():
+            return f"{display(current)} is a symlink; statedoc does not write through symlinks"
+        if index < len(parts) - 1 and current.exists() and not current.is_dir():
+            return f"{display(current)} is a file, not a folder"
+    if not inside(current, out_real):
+        return "it resolves outside the output folder"
+    return None
+
+
+def display(path: Path) -> str:
+    """``path`` as findings print it: relative to the working directory when inside it."""
+    try:
+        return path.absolute().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path.absolute().as_posix()
+
+
+def label_for(out: Path, root: Path) -> str:
+    """``out`` as diffs name it: relative to the config root when inside it (``generated``)."""
+    for candidate, base in ((out.absolute(), root.absolute()), (out.resolve(), root.resolve())):
+        try:
+            label = candidate.relative_to(base).as_posix()
+        except ValueError:
+            continue
+        return "" if label == "." else label
+    return out.absolute().as_posix().lstrip("/")
