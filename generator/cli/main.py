@@ -54,7 +54,11 @@ def _common() -> argparse.ArgumentParser:
     return common
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or with ``command`` (the first argument) only the parser of the module
+    that registers it: the other command modules and their parsers are start-up cost a run of
+    one command never uses. The top-level usage names ``COMMAND``, not the choices, so every
+    message of that command's run reads the same either way."""
     parser = argparse.ArgumentParser(
         prog="statedoc",
         description="Lint state documents, generate their state machines, keep diagrams in sync.",
@@ -62,14 +66,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"statedoc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = _common()
-    from generator.cli.commands import register_all
+    from generator.cli.commands import COMMANDS, register, register_all
 
-    register_all(sub, common)
+    if command in COMMANDS:
+        register(sub, common, COMMANDS[command])
+    else:  # --help, --version, no or an unknown command: argparse lists every choice
+        register_all(sub, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if getattr(args, "report_format", False) and args.format not in FORMATS:
         # argparse never checks a default, and this one may come from STATEDOC_FORMAT
