@@ -12,12 +12,12 @@ CI config must not silently lint nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.errors import ConfigError
 from generator.model.names import SQL_NAME, SQL_NAME_BYTES
+from generator.records import dataclass, field
 
 __all__ = [
     "DEFAULT_MAX_FILE_SIZE",

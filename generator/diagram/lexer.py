@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
 from functools import cache
+
+from generator.records import dataclass
 
 from .preprocess import _DOT, _FLAGS, _JS_WS, _JS_WS_CHARS, _S, _W, _js_trim
 

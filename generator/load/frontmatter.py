@@ -7,7 +7,8 @@ python-frontmatter silently returns ``{}`` for a missing or unterminated block a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from generator.records import dataclass
 
 # Linear on any input: the look-behind is one character, the possessive ``*+`` never gives
 # back a run of blanks to retry the line break (a 1 MB line of spaces is scanned once), and

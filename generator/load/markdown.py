@@ -9,8 +9,9 @@ long; an unclosed fence runs to the end of the document.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache, cached_property
+
+from generator.records import dataclass
 
 #: The heading of the section that holds the diagram.
 LIFECYCLE = "The Lifecycle"

@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from generator.records import dataclass, field
 
 _BREAK = re.compile(r"\r\n?|\n")
 BOM = "\ufeff"

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 
 import yaml
 
 from generator.load.source import Span
+from generator.records import dataclass, field
 
 Path = tuple[str | int, ...]
 

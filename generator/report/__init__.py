@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from generator.findings import Finding
+from generator.records import dataclass
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
