@@ -135,7 +135,7 @@ def _process(
         name for name, spec in specs if (spec.compare if spec.hash is None else spec.hash)
     )
     if init:
-        _set(cls, "__init__", _make_init(cls, specs, frozen))
+        _set(cls, "__init__", _first_init(cls, specs, frozen))
     if repr:
         _set(cls, "__repr__", _make_repr(tuple(name for name, spec in specs if spec.repr)))
     if eq:
@@ -163,6 +163,18 @@ def _set(cls: type, name: str, value: object) -> None:
     """As :mod:`dataclasses`: what the class body defines itself wins."""
     if name not in vars(cls):
         setattr(cls, name, value)
+
+
+def _first_init(cls: type, specs: list[tuple[str, Field]], frozen: bool) -> Callable[..., None]:
+    """Compiles the real ``__init__`` on the first instance and puts it in its place: a class
+    a run never instantiates never pays for the compiler."""
+
+    def __init__(self: object, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+        real = _make_init(cls, specs, frozen)
+        setattr(cls, "__init__", real)  # noqa: B010
+        real(self, *args, **kwargs)
+
+    return __init__
 
 
 def _make_init(cls: type, specs: list[tuple[str, Field]], frozen: bool) -> Callable[..., None]:

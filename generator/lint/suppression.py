@@ -15,12 +15,13 @@ from collections.abc import Collection, Iterator
 from generator.load.markdown import Body
 from generator.load.source import SourceText, Span
 from generator.load.strict_yaml import Scalars
+from generator.patterns import lazy
 from generator.records import dataclass, field
 
 MARK = "statedoc:"
-_DIRECTIVE = re.compile(r"(?:#|%%)\s*statedoc:\s*ignore\[([^\]\r\n]*)\]")
-_TOKEN = re.compile(r"[^\s,]+")
-_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
+_DIRECTIVE = lazy(r"(?:#|%%)\s*statedoc:\s*ignore\[([^\]\r\n]*)\]")
+_TOKEN = lazy(r"[^\s,]+")
+_LINE = lazy(r"[^\r\n]*(?:\r\n?|\n|$)")
 
 
 @dataclass

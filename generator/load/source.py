@@ -7,13 +7,13 @@ so its ``mark.line`` drifts. Everything here works from code-point offsets inste
 from __future__ import annotations
 
 import os
-import re
 from bisect import bisect_right
 from typing import NamedTuple
 
+from generator.patterns import lazy
 from generator.records import dataclass, field
 
-_BREAK = re.compile(r"\r\n?|\n")
+_BREAK = lazy(r"\r\n?|\n")
 BOM = "\ufeff"
 
 
