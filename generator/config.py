@@ -82,16 +82,33 @@ class Config:
     targets: tuple[str, ...] = ("python", "mermaid")
 
 
+#: The last parse of each pyproject.toml, with the text it was parsed from: a run looks the
+#: project up, then reads its config (the same file up to three times), and parsing a large
+#: pyproject.toml costs more than linting a document. Callers never mutate the result.
+_PARSED: dict[Path, tuple[str, dict[str, Any]]] = {}
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    """``path`` parsed, from :data:`_PARSED` while its text is unchanged."""
+    text = path.read_text(encoding="utf-8")
+    known = _PARSED.get(path)
+    if known is not None and known[0] == text:
+        return known[1]
+    import tomllib  # here: a project without pyproject.toml never pays for it
+
+    data = tomllib.loads(text)
+    _PARSED[path] = (text, data)
+    return data
+
+
 def find_pyproject(start: Path) -> Path | None:
     """The nearest ``pyproject.toml`` with a ``[tool.statedoc]`` table, walking up."""
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
-            import tomllib  # here: a project without pyproject.toml never pays for it
-
             try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                data = _toml(candidate)
+            except (OSError, UnicodeDecodeError, ValueError) as exc:  # TOMLDecodeError too
                 raise ConfigError(f"{candidate}: cannot read: {exc}") from None
             if "statedoc" in data.get("tool", {}):
                 return candidate
@@ -211,9 +228,7 @@ def load_config(start: Path | None = None) -> Config:
     if pyproject is None:
         return Config(root=start, specs=(start / "specs",), out=start / "generated")
     root = pyproject.parent
-    import tomllib
-
-    table = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["statedoc"]
+    table = _toml(pyproject)["tool"]["statedoc"]
     where = f"{pyproject} [tool.statedoc]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")

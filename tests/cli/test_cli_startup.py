@@ -149,3 +149,28 @@ def test_the_lint_path_compiles_no_regex_and_no_record_at_import() -> None:
     ).stdout.splitlines()
     count = len([m for m in lint_modules.splitlines() if m.strip()])
     assert out == [f"{count} [] ['Rule']", "0 True"]
+
+
+def test_a_run_parses_its_pyproject_once_and_again_when_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tomllib
+
+    from generator.config import load_config_for
+
+    parsed: list[str] = []
+    real = tomllib.loads
+
+    def counting(text: str, **kwargs: object) -> dict[str, object]:
+        parsed.append(text)
+        return real(text)
+
+    monkeypatch.setattr(tomllib, "loads", counting)
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.statedoc]\nspecs = "specs"\nout = "one"\n', encoding="utf-8")
+    (tmp_path / "specs").mkdir()
+    assert load_config_for(["specs"], cwd=tmp_path).out == tmp_path / "one"
+    assert len(parsed) == 1  # found, then read: one parse
+    pyproject.write_text('[tool.statedoc]\nspecs = "specs"\nout = "two"\n', encoding="utf-8")
+    assert load_config_for(["specs"], cwd=tmp_path).out == tmp_path / "two"
+    assert len(parsed) == 2
