@@ -47,6 +47,11 @@ KNOWN_KEYS = {
 }
 
 
+#: What a config without ``targets`` generates (``generator.targets`` says the same; a test
+#: holds them equal: the registry is not imported just to read this default).
+DEFAULT_TARGETS: tuple[str, ...] = ("python", "mermaid")
+
+
 @dataclass(frozen=True)
 class SqlBinding:
     """``[tool.statedoc.sql.bindings]``: the column holding the state of one spec's rows."""
@@ -79,7 +84,7 @@ class Config:
     source: Path | None = None  # the pyproject.toml it came from
     sql: SqlSettings = field(default_factory=SqlSettings)
     #: What ``generate``/``build``/``check`` write (``--target`` overrides it).
-    targets: tuple[str, ...] = ("python", "mermaid")
+    targets: tuple[str, ...] = DEFAULT_TARGETS
 
 
 #: The last parse of each pyproject.toml, with the text it was parsed from: a run looks the
@@ -207,10 +212,10 @@ def _sql(table: object, where: str) -> SqlSettings:
 
 def _targets(table: Mapping[str, Any], where: str) -> tuple[str, ...]:
     """``targets = [...]``: registered target names, at least one."""
-    from generator.targets import DEFAULT_TARGETS, REGISTRY, unknown_targets
-
     if "targets" not in table:
         return DEFAULT_TARGETS
+    from generator.targets import REGISTRY, unknown_targets  # the registry, to check the names
+
     names = _strings(table, "targets", where)
     unknown = unknown_targets(names)
     if unknown or not names:

@@ -174,3 +174,10 @@ def test_a_run_parses_its_pyproject_once_and_again_when_it_changes(
     pyproject.write_text('[tool.statedoc]\nspecs = "specs"\nout = "two"\n', encoding="utf-8")
     assert load_config_for(["specs"], cwd=tmp_path).out == tmp_path / "two"
     assert len(parsed) == 2
+
+
+def test_the_default_targets_of_the_config_are_the_registry_s() -> None:
+    from generator import config, targets
+
+    assert config.DEFAULT_TARGETS == targets.DEFAULT_TARGETS
+    assert config.Config(root=ROOT, specs=(), out=ROOT).targets == targets.DEFAULT_TARGETS
