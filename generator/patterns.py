@@ -22,6 +22,8 @@ class _LazyPattern:
     def __getattr__(self, name: str) -> Any:
         """Only reached before the first use (or for a rare attribute): compile, then keep
         the bound methods so later lookups never come back here."""
+        if name == "_args":  # made without __init__ (a copy or an unpickle): not a pattern
+            raise AttributeError(name)
         compiled: re.Pattern[str] | None = self.__dict__.get("_compiled")
         if compiled is None:
             compiled = self._compiled = re.compile(*self._args)
