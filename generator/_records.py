@@ -3,8 +3,9 @@ import-time cost.
 
 :mod:`dataclasses` costs a cold ``statedoc lint`` twice: importing it pulls in ``inspect``
 (``ast``, ``dis``, ``tokenize``, ``copy``), and every decorated class compiles five or six
-generated methods. Here only ``__init__`` is compiled (it must be as fast as a hand-written
-one: records are built per document); ``__eq__``, ``__hash__``, ``__repr__``, ordering and
+generated methods. Here ``__init__``, ``__eq__`` and ``__hash__`` are compiled as the stdlib
+writes them (they run per document, so they must be as fast) but each on its first call, so
+a class a run never instantiates or compares costs no compiling; ``__repr__``, ordering and
 the frozen guards are shared functions over the class's field names. Equality, hashing (the
 hash of the tuple of compared fields), ``repr``, immutability (``FrozenInstanceError``),
 ``__slots__``, ``__match_args__`` and pickling behave as the stdlib's; ``dataclasses.fields``,
@@ -135,18 +136,21 @@ def _process(
         name for name, spec in specs if (spec.compare if spec.hash is None else spec.hash)
     )
     if init:
-        _set(cls, "__init__", _first_init(cls, specs, frozen))
+        _set(cls, "__init__", _later(cls, "__init__", lambda: _make_init(cls, specs, frozen)))
     if repr:
         _set(cls, "__repr__", _make_repr(tuple(name for name, spec in specs if spec.repr)))
     if eq:
-        _set(cls, "__eq__", _make_eq(_key(compared)))
+        source = _eq_source(compared)
+        _set(cls, "__eq__", _later(cls, "__eq__", lambda: _compile(cls, "__eq__", source, {})))
     if order:
         for method in _make_order(_key(compared)):
             if method.__name__ in vars(cls):
                 raise TypeError(f"{cls.__qualname__} defines {method.__name__}; order=True")
             setattr(cls, method.__name__, method)
     if eq and not explicit_hash:
-        setattr(cls, "__hash__", _make_hash(_key(hashed)) if frozen else None)  # noqa: B010
+        hash_source = _hash_source(hashed)
+        hasher = _later(cls, "__hash__", lambda: _compile(cls, "__hash__", hash_source, {}))
+        setattr(cls, "__hash__", hasher if frozen else None)  # noqa: B010
     if frozen:
         _set(cls, "__setattr__", _make_frozen_setattr(cls, names))
         _set(cls, "__delattr__", _make_frozen_delattr(cls, names))
@@ -165,20 +169,47 @@ def _set(cls: type, name: str, value: object) -> None:
         setattr(cls, name, value)
 
 
-def _first_init(cls: type, specs: list[tuple[str, Field]], frozen: bool) -> Callable[..., None]:
-    """Compiles the real ``__init__`` on the first instance and puts it in its place: a class
-    a run never instantiates never pays for the compiler."""
+def _later(cls: type, name: str, build: Callable[[], Callable[..., Any]]) -> Callable[..., Any]:
+    """A stand-in that compiles the real method on its first call and puts it in its place:
+    a class whose instances a run never makes (or compares, or hashes) never pays for the
+    compiler, and later calls run the compiled method directly."""
 
-    def __init__(self: object, *args: Any, **kwargs: Any) -> None:  # noqa: N807
-        real = _make_init(cls, specs, frozen)
-        setattr(cls, "__init__", real)  # noqa: B010
-        real(self, *args, **kwargs)
+    def stand_in(self: object, *args: Any, **kwargs: Any) -> Any:
+        real = build()
+        setattr(cls, name, real)
+        return real(self, *args, **kwargs)
 
-    return __init__
+    stand_in.__name__ = name
+    stand_in.__qualname__ = f"{cls.__qualname__}.{name}"
+    return stand_in
 
 
-def _make_init(cls: type, specs: list[tuple[str, Field]], frozen: bool) -> Callable[..., None]:
-    """The one generated method, compiled as :mod:`dataclasses` would write it."""
+def _compile(cls: type, name: str, source: str, scope: dict[str, Any]) -> Callable[..., Any]:
+    """``def name(...)`` from ``source``, as :mod:`dataclasses` writes its methods."""
+    namespace: dict[str, Any] = {}
+    exec(source, scope, namespace)  # our own field names, as dataclasses does
+    function: Callable[..., Any] = namespace[name]
+    function.__qualname__ = f"{cls.__qualname__}.{name}"
+    return function
+
+
+def _eq_source(names: tuple[str, ...]) -> str:
+    mine = "".join(f"self.{name}," for name in names)
+    theirs = "".join(f"other.{name}," for name in names)
+    return (
+        "def __eq__(self, other):\n"
+        "  if other.__class__ is self.__class__:\n"
+        f"    return ({mine}) == ({theirs})\n"
+        "  return NotImplemented"
+    )
+
+
+def _hash_source(names: tuple[str, ...]) -> str:
+    return f"def __hash__(self):\n  return hash(({''.join(f'self.{name},' for name in names)}))"
+
+
+def _make_init(cls: type, specs: list[tuple[str, Field]], frozen: bool) -> Callable[..., Any]:
+    """``__init__`` as :mod:`dataclasses` would write it."""
     scope: dict[str, Any] = {"__setattr": object.__setattr__, "__FACTORY": _HAS_FACTORY}
     params: list[str] = []
     body: list[str] = []
@@ -210,11 +241,7 @@ def _make_init(cls: type, specs: list[tuple[str, Field]], frozen: bool) -> Calla
     if hasattr(cls, "__post_init__"):
         body.append("  self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["  pass"])
-    namespace: dict[str, Any] = {}
-    exec(source, scope, namespace)  # our own field names, as dataclasses does
-    function: Callable[..., None] = namespace["__init__"]
-    function.__qualname__ = f"{cls.__qualname__}.__init__"
-    return function
+    return _compile(cls, "__init__", source, scope)
 
 
 class _HasFactory:
@@ -244,22 +271,6 @@ def _make_repr(names: tuple[str, ...]) -> Callable[[object], str]:
         return f"{type(self).__qualname__}({inner})"
 
     return __repr__
-
-
-def _make_eq(key: Callable[[object], tuple[Any, ...]]) -> Callable[[object, object], Any]:
-    def __eq__(self: object, other: object) -> Any:  # noqa: N807
-        if other.__class__ is self.__class__:
-            return key(self) == key(other)
-        return NotImplemented
-
-    return __eq__
-
-
-def _make_hash(key: Callable[[object], tuple[Any, ...]]) -> Callable[[object], int]:
-    def __hash__(self: object) -> int:  # noqa: N807
-        return hash(key(self))
-
-    return __hash__
 
 
 def _make_order(
