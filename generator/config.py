@@ -12,12 +12,12 @@ CI config must not silently lint nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.errors import ConfigError
 from generator.model.names import SQL_NAME, SQL_NAME_BYTES
+from generator.records import dataclass, field
 
 __all__ = [
     "DEFAULT_MAX_FILE_SIZE",
@@ -45,6 +45,11 @@ KNOWN_KEYS = {
     "sql",
     "targets",
 }
+
+
+#: What a config without ``targets`` generates (``generator.targets`` says the same; a test
+#: holds them equal: the registry is not imported just to read this default).
+DEFAULT_TARGETS: tuple[str, ...] = ("python", "mermaid")
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,26 @@ class Config:
     source: Path | None = None  # the pyproject.toml it came from
     sql: SqlSettings = field(default_factory=SqlSettings)
     #: What ``generate``/``build``/``check`` write (``--target`` overrides it).
-    targets: tuple[str, ...] = ("python", "mermaid")
+    targets: tuple[str, ...] = DEFAULT_TARGETS
+
+
+#: The last parse of each pyproject.toml, with the text it was parsed from: a run looks the
+#: project up, then reads its config (the same file up to three times), and parsing a large
+#: pyproject.toml costs more than linting a document. Callers never mutate the result.
+_PARSED: dict[Path, tuple[str, dict[str, Any]]] = {}
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    """``path`` parsed, from :data:`_PARSED` while its text is unchanged."""
+    text = path.read_text(encoding="utf-8")
+    known = _PARSED.get(path)
+    if known is not None and known[0] == text:
+        return known[1]
+    import tomllib  # here: a project without pyproject.toml never pays for it
+
+    data = tomllib.loads(text)
+    _PARSED[path] = (text, data)
+    return data
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -87,11 +111,9 @@ def find_pyproject(start: Path) -> Path | None:
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
-            import tomllib  # here: a project without pyproject.toml never pays for it
-
             try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                data = _toml(candidate)
+            except (OSError, UnicodeDecodeError, ValueError) as exc:  # TOMLDecodeError too
                 raise ConfigError(f"{candidate}: cannot read: {exc}") from None
             if "statedoc" in data.get("tool", {}):
                 return candidate
@@ -190,10 +212,10 @@ def _sql(table: object, where: str) -> SqlSettings:
 
 def _targets(table: Mapping[str, Any], where: str) -> tuple[str, ...]:
     """``targets = [...]``: registered target names, at least one."""
-    from generator.targets import DEFAULT_TARGETS, REGISTRY, unknown_targets
-
     if "targets" not in table:
         return DEFAULT_TARGETS
+    from generator.targets import REGISTRY, unknown_targets  # the registry, to check the names
+
     names = _strings(table, "targets", where)
     unknown = unknown_targets(names)
     if unknown or not names:
@@ -211,9 +233,7 @@ def load_config(start: Path | None = None) -> Config:
     if pyproject is None:
         return Config(root=start, specs=(start / "specs",), out=start / "generated")
     root = pyproject.parent
-    import tomllib
-
-    table = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["statedoc"]
+    table = _toml(pyproject)["tool"]["statedoc"]
     where = f"{pyproject} [tool.statedoc]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
+
+from generator.records import dataclass, field
 
 
 class Severity(StrEnum):

@@ -8,10 +8,10 @@ Workspace` and print or raise what comes back; nothing here prints or reads argu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.records import dataclass, field
 from generator.workspace import Workspace
 
 if TYPE_CHECKING:

@@ -9,11 +9,11 @@ A command builds :class:`Options` from its arguments (typed values, never an
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.config import Config, ConfigError, load_config_for
+from generator.records import dataclass, field
 
 if TYPE_CHECKING:
     from generator.lint.cache import Cache, RenderCache

@@ -7,7 +7,7 @@ exhausts the stack) that collects states, edges, labels and the constructs state
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from generator.records import dataclass, field
 
 from .lexer import _SyntaxError, _Token
 from .model import START_END

@@ -11,8 +11,9 @@ caller shifts them to the position of the block in the document.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
+
+from generator.records import dataclass, field
 
 #: Mermaid's marker for the initial / final pseudo-state in a transition.
 START_END = "[*]"

@@ -36,6 +36,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from generator.patterns import lazy
+
 from .grammar import _Builder, _Parser
 from .lexer import _SyntaxError, _tokenize
 from .model import START_END, SYNTAX_CODE, Diagram, DiagramState, Edge, Problem
@@ -115,16 +117,16 @@ _FAST_END = rf"(?:{_FAST_ID}|\[\*\])"
 # One run, checked for a non-blank afterwards: ``[set]*[set-without-space][set]*`` would
 # backtrack quadratically over a long label that fails at its end.
 _FAST_TEXT = r"[A-Za-z0-9 .,()/!?'-]*"
-_FAST_LINE = re.compile(
+_FAST_LINE = lazy(
     rf"(?P<blank> *)$"
     rf'| *(?P<kw>state) +"(?P<name>{_FAST_TEXT})" +as +(?P<alias>{_FAST_ID}) *$'
     rf"| *(?P<src>{_FAST_END}) +--> +(?P<dst>{_FAST_END})"
     rf"(?: *(?P<label>:) *(?P<text>{_FAST_TEXT}))? *$"
 )
-_FAST_CHARS = re.compile(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"-]*\Z")
+_FAST_CHARS = lazy(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"-]*\Z")
 # Words that start a keyword rule in some lexer state, or that Mermaid treats specially
 # (``accTitle``/``accDescr`` only: a state named ``accepted`` is plain).
-_FAST_RESERVED = re.compile(
+_FAST_RESERVED = lazy(
     r"state|note|class|style|default|click|href|scale|direction|acc(?:title|descr)|end|as\Z"
     r"|left|right|of\Z"
     r"|root_(?:start|end)\Z|hide|stateDiagram|fork|join|choice|concurrent",

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any, cast
+
+from generator.patterns import lazy
+from generator.records import dataclass
 
 # JavaScript's \s (WhiteSpace + LineTerminator), written for a character class.
 _JS_WS = "\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -109,39 +110,21 @@ class _Mapped:
         return _Mapped(self.text[cut:], None if self.origin is None else self.origin[cut:])
 
 
-class _LazyPattern:
-    """A regex compiled on first use: the full lexer's preprocessing patterns cost start-up
-    time that a lint whose diagrams all take the fast path never needs to pay."""
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._args = (pattern, flags)
-        self._compiled: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        if self._compiled is None:
-            self._compiled = re.compile(*self._args)
-        return getattr(self._compiled, name)
-
-
-def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
-
-
 _BREAKS = "\n\r\u2028\u2029"  # JavaScript's line terminators (where "." and "^" stop)
-_CRLF = _lazy("\r\n?")
-_TAG = _lazy(f"<({_W}+)([^>]*)>")
-_ATTR_QUOTES = _lazy('="([^"]*)"')
+_CRLF = lazy("\r\n?")
+_TAG = lazy(f"<({_W}+)([^>]*)>")
+_ATTR_QUOTES = lazy('="([^"]*)"')
 _JS_BLANK = _JS_WS.replace("\n\x0b\x0c\r", "\x0b\x0c")  # \s without \n and \r
-_FRONT_MATTER = _lazy(
+_FRONT_MATTER = lazy(
     f"\\A([{_JS_BLANK}]*)-{{3}}{_S}*[\n\r](.*?)[\n\r]\\1-{{3}}{_S}*[\n\r]+", re.DOTALL
 )
-_DIRECTIVE = _lazy(
+_DIRECTIVE = lazy(
     f"%{{2}}{{{_S}*(?:({_W}+){_S}*:|({_W}+)){_S}*(?:({_W}+)|((?:(?!}}%{{2}}){_DOT}|\r?\n)*))?"
     f"{_S}*(?:}}%{{2}})?",
     _FLAGS,
 )
-_ENTITY = _lazy(f"#({_W}+);")
-_INTEGER = _lazy(r"\+?[0-9]+\Z")
+_ENTITY = lazy(f"#({_W}+);")
+_INTEGER = lazy(r"\+?[0-9]+\Z")
 
 
 def _preprocess(mapped: _Mapped) -> _Mapped:
@@ -254,8 +237,8 @@ def _lost_semicolons(text: str, word: str) -> Iterator[int]:
 # --------------------------------------------------------------------------
 # Step 4: what a label shows.
 
-_BR = re.compile(f"<br{_S}*/?>", _FLAGS)
-_CHAR_REF = re.compile(r"&(?:#([0-9]+);?|#[xX]([0-9a-fA-F]+);?|[A-Za-z][A-Za-z0-9]*;?)")
+_BR = lazy(f"<br{_S}*/?>", _FLAGS)
+_CHAR_REF = lazy(r"&(?:#([0-9]+);?|#[xX]([0-9a-fA-F]+);?|[A-Za-z][A-Za-z0-9]*;?)")
 
 
 def _numeric_ref(number: int) -> str:
@@ -299,7 +282,7 @@ def _decode_placeholders(text: str) -> str:
     )
 
 
-_PLACEHOLDER_PARTS = re.compile(f"{_ENTITY_PLACEHOLDER_NAMED}|{_ENTITY_PLACEHOLDER_END}")
+_PLACEHOLDER_PARTS = lazy(f"{_ENTITY_PLACEHOLDER_NAMED}|{_ENTITY_PLACEHOLDER_END}")
 
 
 def _decode_placeholders_for_display(text: str) -> str:
@@ -317,6 +300,6 @@ def _as_written(text: str) -> str:
     return _ENCODED_ENTITY.sub(lambda m: f"#{m.group(1)};", text)
 
 
-_ENCODED_ENTITY = re.compile(
+_ENCODED_ENTITY = lazy(
     f"(?:{_ENTITY_PLACEHOLDER_NUM}|{_ENTITY_PLACEHOLDER_NAMED})({_W}+){_ENTITY_PLACEHOLDER_END}"
 )

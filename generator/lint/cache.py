@@ -21,7 +21,6 @@ import hmac
 import json
 import os
 import stat
-from dataclasses import asdict
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from generator.findings import Finding
 from generator.lint.document import SpecFacts
 from generator.load.source import read_bounded
 from generator.output.files import replace_file
+from generator.records import asdict
 
 FOLDER = ".statedoc_cache"
 _LAYOUT = "v2"

@@ -8,7 +8,6 @@ values that are not there. A crash inside a check becomes an SD000 finding for t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from generator.findings import Finding, Related, Severity
@@ -19,6 +18,7 @@ from generator.load import strict_yaml as yamlload
 from generator.load.source import DecodeError, SourceText, Span, decode
 from generator.load.textchecks import bidi_controls, foreign_encoding
 from generator.model.document import Document
+from generator.records import dataclass, field
 from generator.rules import REGISTRY, Hit, all_rules, document_checks, finding
 
 if TYPE_CHECKING:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -16,6 +15,7 @@ from generator.lint.selection import Selection
 from generator.lint.suppression import Suppressions
 from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
+from generator.records import dataclass, replace
 
 if TYPE_CHECKING:
     from generator.lint.cache import Cache

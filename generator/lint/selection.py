@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from generator.errors import ConfigError
+from generator.records import dataclass
 
 
 def known_codes() -> list[str]:

@@ -11,16 +11,17 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass, field
 
 from generator.load.markdown import Body
 from generator.load.source import SourceText, Span
 from generator.load.strict_yaml import Scalars
+from generator.patterns import lazy
+from generator.records import dataclass, field
 
 MARK = "statedoc:"
-_DIRECTIVE = re.compile(r"(?:#|%%)\s*statedoc:\s*ignore\[([^\]\r\n]*)\]")
-_TOKEN = re.compile(r"[^\s,]+")
-_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
+_DIRECTIVE = lazy(r"(?:#|%%)\s*statedoc:\s*ignore\[([^\]\r\n]*)\]")
+_TOKEN = lazy(r"[^\s,]+")
+_LINE = lazy(r"[^\r\n]*(?:\r\n?|\n|$)")
 
 
 @dataclass

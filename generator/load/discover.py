@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.config import Config, ConfigError
+from generator.records import dataclass, field
 
 SKIP_DIRS = {".git", "node_modules", ".statedoc_cache", "__pycache__", ".venv", "venv"}
 

@@ -9,16 +9,18 @@ long; an unclosed fence runs to the end of the document.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache, cached_property
+
+from generator.patterns import lazy
+from generator.records import dataclass
 
 #: The heading of the section that holds the diagram.
 LIFECYCLE = "The Lifecycle"
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
+_LINE = lazy(r"[^\r\n]*(?:\r\n?|\n|$)")
 _LINE_START = r"(?:^|(?<=[\r\n]))"  # LF, CRLF and a lone CR end a line
 # A line that may open a fence or be a heading: up to three spaces, then ` ~ or #.
-_CANDIDATE = re.compile(_LINE_START + r" {0,3}[`~#]")
+_CANDIDATE = lazy(_LINE_START + r" {0,3}[`~#]")
 
 
 @cache
@@ -182,8 +184,8 @@ class Body:
 
 
 #: What ``str.splitlines`` breaks at (every one is also whitespace to ``\s``).
-_LINE_END = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_NOT_SPACE = re.compile(r"\S")
+_LINE_END = lazy("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_NOT_SPACE = lazy(r"\S")
 
 
 def _first_statement(content: str) -> str:

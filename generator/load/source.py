@@ -7,12 +7,13 @@ so its ``mark.line`` drifts. Everything here works from code-point offsets inste
 from __future__ import annotations
 
 import os
-import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
-_BREAK = re.compile(r"\r\n?|\n")
+from generator.patterns import lazy
+from generator.records import dataclass, field
+
+_BREAK = lazy(r"\r\n?|\n")
 BOM = "\ufeff"
 
 

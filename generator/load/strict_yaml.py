@@ -11,12 +11,12 @@ never ``mark.line``, which drifts at U+2028.
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass, field
 
 import yaml
 
 from generator.load.source import Span
+from generator.patterns import lazy
+from generator.records import dataclass, field
 
 Path = tuple[str | int, ...]
 
@@ -25,15 +25,15 @@ _STR_TAGS = {None, "!", "tag:yaml.org,2002:str"}
 _SEQ_TAGS = {None, "!", "tag:yaml.org,2002:seq"}
 _MAP_TAGS = {None, "!", "tag:yaml.org,2002:map"}
 
-_NULL = re.compile(r"~|null|Null|NULL|")
-_TRUE = re.compile(r"true|True|TRUE")
-_FALSE = re.compile(r"false|False|FALSE")
-_INT10 = re.compile(r"[-+]?[0-9]+")
-_INT8 = re.compile(r"0o[0-7]+")
-_INT16 = re.compile(r"0x[0-9a-fA-F]+")
-_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
-_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
-_NAN = re.compile(r"\.(?:nan|NaN|NAN)")
+_NULL = lazy(r"~|null|Null|NULL|")
+_TRUE = lazy(r"true|True|TRUE")
+_FALSE = lazy(r"false|False|FALSE")
+_INT10 = lazy(r"[-+]?[0-9]+")
+_INT8 = lazy(r"0o[0-7]+")
+_INT16 = lazy(r"0x[0-9a-fA-F]+")
+_FLOAT = lazy(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_INF = lazy(r"[-+]?\.(?:inf|Inf|INF)")
+_NAN = lazy(r"\.(?:nan|NaN|NAN)")
 _MAX_INT_DIGITS = 4000
 
 

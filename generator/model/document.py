@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 
 from generator.load.markdown import Body
 from generator.load.source import SourceText, Span
 from generator.load.strict_yaml import Loaded, Path
 from generator.model.spec import Spec
+from generator.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,11 @@ front matter, so a rule can point at it without knowing anything about YAML.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
 from generator.load.strict_yaml import Path
+from generator.records import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +51,9 @@ class Transition:
 #: The text fields of a transition (besides its pair, its event and its place in the file),
 #: in declaration order; written once here, read by the renderer.
 TRANSITION_TEXT_FIELDS: tuple[str, ...] = tuple(
-    f.name
-    for f in fields(Transition)
-    if f.name not in ("from_state", "to_state", "path", "event", "from_index")
+    name
+    for name in Transition.__match_args__  # every field is an __init__ field, in order
+    if name not in ("from_state", "to_state", "path", "event", "from_index")
 )
 
 

@@ -9,12 +9,12 @@ stage reports them, but they are registered here so the catalogue is complete in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 
 from generator.findings import Finding, Related, Severity
 from generator.load.source import Span
 from generator.load.strict_yaml import Path
 from generator.model.document import Document
+from generator.records import dataclass, field
 
 Check = Callable[[Document], Iterable["Hit"]]
 

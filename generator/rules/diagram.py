@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import replace
 from functools import cached_property
 
 from generator.diagram.model import START_END, Diagram
@@ -19,6 +18,7 @@ from generator.diagram.writer import display_name
 from generator.findings import Severity
 from generator.load.source import Span
 from generator.model.document import Document
+from generator.records import replace
 from generator.rules import Hit, rule
 from generator.rules.examples import BODY, DOOR, HEADER
 

@@ -12,10 +12,11 @@ import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, cast
+
+from generator.records import dataclass
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
