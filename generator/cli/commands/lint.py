@@ -55,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
         return run_stdin(args)
     try:
         with stoppable():
-            lint_run, files = lint_specs(args, keep_documents=False, progress_bar=True)
-            if args.fix or args.diff:
+            fixing = bool(args.fix or args.diff)  # a fix is planned from the linted document
+            lint_run, files = lint_specs(args, keep_documents=fixing, progress_bar=True)
+            if fixing:
                 from generator.cli.commands.lintfix import run_fix
 
                 return run_fix(args, lint_run, files)
