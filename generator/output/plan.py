@@ -366,7 +366,7 @@ def plan_edits(
         if old == edit.new:
             plan.unchanged += 1
         elif old != edit.linted:
-            plan.problems.append(edit.problem(_CHANGED))
+            plan.problems.append(edit.problem(CHANGED))
         elif not read_only and not _writable(target):
             plan.problems.append(edit.problem("the file is read-only", at_edit=True))
         else:
@@ -376,7 +376,8 @@ def plan_edits(
     return plan
 
 
-_CHANGED = "the file changed while statedoc ran; run it again"
+#: Why an edit is refused when its document no longer holds what was planned against.
+CHANGED = "the file changed while statedoc ran; run it again"
 
 
 def _writable(path: Path) -> bool:
@@ -434,7 +435,7 @@ def _apply_edit(plan: Plan, change: Change, edit: DocumentEdit, force: bool) -> 
     target = Path(os.path.realpath(edit.path))
     try:
         if _current(target) != change.old:
-            plan.problems.append(edit.problem(_CHANGED))
+            plan.problems.append(edit.problem(CHANGED))
             return 0
         if not force and not os.stat(target).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
             message = "the file is read-only; make it writable or pass --force"

@@ -15,6 +15,8 @@ from sample_documents import DIAGRAM, DOOR, document
 
 from generator.cli import main
 from generator.cli.commands import lint as lint_command
+from generator.cli.commands import lintfix
+from generator.cli.commands.lintfix import relint
 from generator.cli.commands.lintrun import lint_specs
 from generator.lint.files import LintRun
 from generator.load.discover import SpecFile
@@ -106,21 +108,38 @@ def test_fix_only_what_is_reported(repo: Path, capsys: pytest.CaptureFixture[str
     assert (repo / NAME).read_text() == DRIFTED
 
 
-@pytest.mark.parametrize("when", ["after lint", "before the write"])
+#: What the author saves while ``lint --fix`` runs: another edge dropped (the findings change)
+#: or a paragraph added (the findings stay the same: only the bytes tell).
+DROPPED = DRIFTED.replace("  open --> closed\n", "")
+ADDED = DRIFTED + "\nA paragraph the author saved while statedoc ran.\n"
+
+
+@pytest.mark.parametrize(
+    ("when", "edited"),
+    [("after lint", DROPPED), ("after the fix's lint", ADDED), ("before the write", ADDED)],
+)
 def test_a_spec_edited_while_fix_runs_is_kept_byte_for_byte_and_reported(
-    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, when: str
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    when: str,
+    edited: str,
 ) -> None:
-    """The author saves the spec while ``lint --fix`` runs: right after lint read it, or
-    after the fix was planned. Before, the fix re-read the file and redrew the diagram over
-    text lint never saw, without a word; now the fix is planned against the bytes lint read,
-    checked again just before writing, and refused."""
-    edited = DRIFTED + "\nA paragraph the author saved while statedoc ran.\n"
+    """The author saves the spec while ``lint --fix`` runs. Before, the fix re-read the file
+    and redrew the diagram over text lint never saw, without a word; now the fix is computed
+    from a document lint read, written only while the file still holds those bytes, and a
+    file whose findings changed since the first lint is refused."""
 
     def save() -> None:
-        (repo / NAME).write_text(edited)  # same findings: only the bytes tell the change
+        (repo / NAME).write_text(edited)
 
     def lint_then_save(args: argparse.Namespace, **kwargs: bool) -> tuple[LintRun, list[SpecFile]]:
         found = lint_specs(args, **kwargs)
+        save()
+        return found
+
+    def relint_then_save(args: argparse.Namespace, specs: list[SpecFile]) -> LintRun:
+        found = relint(args, specs)
         save()
         return found
 
@@ -130,6 +149,8 @@ def test_a_spec_edited_while_fix_runs_is_kept_byte_for_byte_and_reported(
 
     if when == "after lint":
         monkeypatch.setattr(lint_command, "lint_specs", lint_then_save)
+    elif when == "after the fix's lint":
+        monkeypatch.setattr(lintfix, "relint", relint_then_save)
     else:
         monkeypatch.setattr(output_plan, "apply_plan", save_then_apply)
     code, out, err = lint(capsys, "--fix")
@@ -139,6 +160,32 @@ def test_a_spec_edited_while_fix_runs_is_kept_byte_for_byte_and_reported(
     assert f"statedoc: not fixed: {NAME}: {reason}" in err
     assert f"{NAME}:1:1: SD408 diagram not rewritten: {reason}" in out.splitlines()
     assert "Fixed 0 findings in 0 files." in err
+
+
+def test_text_saved_before_the_fix_reads_the_spec_is_fixed_with_it(
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """An edit between the first lint and the fix's own lint that leaves the file's findings
+    as they were is not lost either: the fix is made to the file as saved, as the diff
+    would show it."""
+
+    def lint_then_save(args: argparse.Namespace, **kwargs: bool) -> tuple[LintRun, list[SpecFile]]:
+        found = lint_specs(args, **kwargs)
+        (repo / NAME).write_text(ADDED)
+        return found
+
+    other = tmp_path / "other"
+    shutil.copytree(repo, other)
+    (other / NAME).write_text(ADDED)
+    monkeypatch.chdir(other)
+    assert lint(capsys, "--fix")[0] == 0
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(lint_command, "lint_specs", lint_then_save)
+    assert lint(capsys, "--fix")[0] == 0
+    assert (repo / NAME).read_bytes() == (other / NAME).read_bytes() != ADDED.encode()
 
 
 def test_diff_and_fix_refuse_a_read_only_file_alike(

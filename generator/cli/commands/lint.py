@@ -55,9 +55,8 @@ def run(args: argparse.Namespace) -> int:
         return run_stdin(args)
     try:
         with stoppable():
-            fixing = bool(args.fix or args.diff)  # a fix is planned from the linted document
-            lint_run, files = lint_specs(args, keep_documents=fixing, progress_bar=True)
-            if fixing:
+            lint_run, files = lint_specs(args, keep_documents=False, progress_bar=True)
+            if args.fix or args.diff:
                 from generator.cli.commands.lintfix import run_fix
 
                 return run_fix(args, lint_run, files)

@@ -1,8 +1,14 @@
-"""``lint --fix`` / ``lint --diff`` over files: each fix is computed from the bytes lint read
+"""``lint --fix`` / ``lint --diff`` over files: each fix is computed from a document lint read
 (bytes in, bytes out), then diffed or applied by the one plan/apply layer
-(:mod:`generator.output.plan`) as an in-place edit of the linted document, so a file changed
-since lint read it, or read-only, is refused with the reason; then lint again so the report
-shows what is left (as ruff does)."""
+(:mod:`generator.output.plan`) as an in-place edit of that document, so a file changed since,
+or read-only, is refused with the reason; then lint again so the report shows what is left
+(as ruff does).
+
+The run that found the findings keeps no documents (it uses the cache and worker processes),
+so the files with a fixable finding, usually few, are linted again keeping theirs. A file
+whose own findings differ the second time changed in between: it is refused, not fixed from
+findings that no longer describe it.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,10 @@ if TYPE_CHECKING:
     from generator.model.document import Document
     from generator.output.plan import DocumentEdit, Plan, Problem
 
+#: Findings that look beyond the file's own bytes (other files, a git ref): they come from
+#: the first run only, so they are left out when the two runs are compared.
+ACROSS = ("SD204", REVISION)
+
 
 @dataclass
 class FixPlan:
@@ -37,22 +47,36 @@ class FixPlan:
         return [fix for fix in self.fixes if fix.path in planned and fix.path not in refused]
 
 
-def plan_all(lint_run: LintRun, files: list[SpecFile]) -> FixPlan:
-    """Plan the fix of every file with a reported fixable finding; reads only.
+def _by_path(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
+    found: dict[str, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        found[finding.path].append(finding)
+    return found
 
-    ``lint_run`` must keep its documents: a fix is computed from, and only written over,
-    the very bytes lint read."""
-    from generator.output.plan import linted_bytes, plan_edits
 
-    by_path: dict[str, list[Finding]] = defaultdict(list)
-    for finding in lint_run.findings:
-        by_path[finding.path].append(finding)
-    documents = {result.path: result.document for result in lint_run.results}
+def to_fix(lint_run: LintRun, files: list[SpecFile]) -> list[SpecFile]:
+    """The files with a reported finding that ``--fix`` repairs."""
+    by_path = _by_path(lint_run.findings)
+    return [spec for spec in files if fixable(by_path.get(spec.display, []))]
+
+
+def plan_all(lint_run: LintRun, files: list[SpecFile], again: LintRun) -> FixPlan:
+    """Plan the fix of every file of ``files`` with a fixable finding in ``lint_run``; reads
+    only. ``again`` lints those files once more, keeping their documents: a fix is computed
+    from, and only ever written over, the bytes that run read."""
+    from generator.output.plan import CHANGED, WRITE_FAILED, Problem, linted_bytes, plan_edits
+
+    first, second = _by_path(lint_run.findings), _by_path(again.findings)
+    documents = {result.path: result.document for result in again.results}
     fixes: list[Fix] = []
     edits: list[DocumentEdit] = []
-    for spec in files:
-        findings = by_path.get(spec.display, [])
-        if not fixable(findings):
+    problems: list[Problem] = []
+    for spec in to_fix(lint_run, files):
+        findings = first[spec.display]
+        if _own(findings) != _own(second.get(spec.display, [])):
+            subject = _subject(fixable(findings))
+            message = f"{subject} not rewritten: {CHANGED}"
+            problems.append(Problem(spec.display, 1, 1, message, WRITE_FAILED, reason=CHANGED))
             continue
         document = documents.get(spec.display)
         if document is None:  # lint built no model of it: nothing to compute a fix from
@@ -63,7 +87,21 @@ def plan_all(lint_run: LintRun, files: list[SpecFile]) -> FixPlan:
         fixes.append(fix)
         if fix.new is not None:
             edits.append(_edit(document, spec, fix))
-    return FixPlan(fixes, plan_edits(edits, read_only=False, fix="statedoc lint --fix"))
+    plan = plan_edits(edits, problems=problems, read_only=False, fix="statedoc lint --fix")
+    return FixPlan(fixes, plan)
+
+
+def _own(findings: list[Finding]) -> list[Finding]:
+    return sorted((f for f in findings if f.code not in ACROSS), key=Finding.sort_key)
+
+
+def _subject(findings: list[Finding]) -> str:
+    """What a fix rewrites, for refusals: "diagram", "revision" or both."""
+    codes = {finding.code for finding in findings}
+    parts = [
+        name for name, of in (("diagram", DIAGRAM), ("revision", (REVISION,))) if codes & set(of)
+    ]
+    return " and ".join(parts)
 
 
 def _edit(document: Document, spec: SpecFile, fix: Fix) -> DocumentEdit:
@@ -71,11 +109,7 @@ def _edit(document: Document, spec: SpecFile, fix: Fix) -> DocumentEdit:
 
     assert fix.new is not None and fix.fixed
     first = fix.fixed[0]
-    codes = {finding.code for finding in fix.fixed}
-    parts = [
-        name for name, of in (("diagram", DIAGRAM), ("revision", (REVISION,))) if codes & set(of)
-    ]
-    subject = " and ".join(parts)
+    subject = _subject(fix.fixed)
     return DocumentEdit.of(
         document,
         spec.path,
@@ -85,6 +119,18 @@ def _edit(document: Document, spec: SpecFile, fix: Fix) -> DocumentEdit:
         pending=f"the {subject} can be fixed; run `statedoc lint --fix` (the diff shows the "
         "change)",
     )
+
+
+def relint(args: argparse.Namespace, specs: list[SpecFile]) -> LintRun:
+    """Lint ``specs`` again with the run's settings, keeping each document."""
+    from generator.cli.commands.lintrun import workspace_for
+    from generator.lint.files import lint_files
+
+    if not specs:
+        return LintRun([], [])
+    settings = workspace_for(args).settings
+    assert settings is not None
+    return lint_files(specs, settings, keep_documents=True)
 
 
 def tell_refusals(fixes: Iterable[Fix], problems: Iterable[Problem] = ()) -> None:
@@ -107,7 +153,7 @@ def run_fix(args: argparse.Namespace, lint_run: LintRun, files: list[SpecFile]) 
     from generator.cli.commands.lintrun import exit_code, lint_specs, report
     from generator.output.plan import apply_plan
 
-    planned = plan_all(lint_run, files)
+    planned = plan_all(lint_run, files, relint(args, to_fix(lint_run, files)))
     plan = planned.plan
     tell_refusals(planned.fixes, plan.problems)
     if args.diff:
@@ -122,7 +168,7 @@ def run_fix(args: argparse.Namespace, lint_run: LintRun, files: list[SpecFile]) 
     if written:
         lint_run, files = lint_specs(args, keep_documents=False, progress_bar=True)
     findings = lint_run.findings + [problem.finding() for problem in plan.problems]
-    findings.sort(key=lambda f: f.sort_key())
+    findings.sort(key=Finding.sort_key)
     report(args, findings, [spec.display for spec in files])
     if not args.quiet and args.format == "text":
         print(f"Fixed {_count(planned.done())}.", file=sys.stderr)
