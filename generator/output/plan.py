@@ -345,12 +345,12 @@ def plan_edits(
     edits: Iterable[DocumentEdit],
     *,
     problems: Iterable[Problem] = (),
-    read_only: bool = True,
+    refuse_read_only: bool = False,
     fix: str = "statedoc diagram --write",
 ) -> Plan:
     """Compare each document with its edit: one ``edit`` change per document whose bytes
     differ. Reads only. ``problems``: refusals found before planning (kept in order).
-    Without ``read_only`` a document this process cannot write is refused here already, so
+    With ``refuse_read_only`` a document this process cannot write is refused here already, so
     a preview never shows an edit that no flag can make (``lint`` has no ``--force``)."""
     plan = Plan(out=Path(os.curdir), label="", fix=fix)
     plan.problems.extend(problems)
@@ -367,7 +367,7 @@ def plan_edits(
             plan.unchanged += 1
         elif old != edit.linted:
             plan.problems.append(edit.problem(CHANGED))
-        elif not read_only and not _writable(target):
+        elif refuse_read_only and not _writable(target):
             plan.problems.append(edit.problem("the file is read-only", at_edit=True))
         else:
             plan.changes.append(

@@ -87,7 +87,7 @@ def plan_all(lint_run: LintRun, files: list[SpecFile], again: LintRun) -> FixPla
         fixes.append(fix)
         if fix.new is not None:
             edits.append(_edit(document, spec, fix))
-    plan = plan_edits(edits, problems=problems, read_only=False, fix="statedoc lint --fix")
+    plan = plan_edits(edits, problems=problems, refuse_read_only=True, fix="statedoc lint --fix")
     return FixPlan(fixes, plan)
 
 
