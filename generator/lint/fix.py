@@ -7,16 +7,16 @@
 
 Only reported findings are fixed (so ``--select``/``--ignore`` and inline ignores apply), and a
 fix is refused, with the reason, when an error it cannot fix is present (the spec the fix
-would be computed from is wrong) or when the file cannot be written.
+would be computed from is wrong). Nothing here writes: ``lint --fix`` hands the new bytes to
+the one plan/apply layer (:mod:`generator.output.plan`), which refuses read-only files and
+files changed since lint read them.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from generator.findings import Finding, Severity
 from generator.lint.document import lint_bytes
@@ -44,6 +44,17 @@ def fixable(findings: Sequence[Finding]) -> list[Finding]:
     return [f for f in findings if f.code in FIXABLE]
 
 
+def blocked(findings: Sequence[Finding]) -> str | None:
+    """Why no fix may be computed: an error no fix repairs (the spec a fix would start
+    from is wrong), or None."""
+    blockers = [f for f in findings if f.severity is Severity.ERROR and f.code not in FIXABLE]
+    if not blockers:
+        return None
+    first = blockers[0]
+    more = f" and {len(blockers) - 1} more" if len(blockers) > 1 else ""
+    return f"{first.code} at {first.line}:{first.column}{more} must be fixed by hand first"
+
+
 def plan_fix(
     data: bytes, path: str, findings: Sequence[Finding], *, max_file_size: int | None = None
 ) -> Fix:
@@ -52,13 +63,9 @@ def plan_fix(
     wanted = fixable(findings)
     if not wanted:
         return fix
-    blockers = [f for f in findings if f.severity is Severity.ERROR and f.code not in FIXABLE]
-    if blockers:
-        first = blockers[0]
-        more = f" and {len(blockers) - 1} more" if len(blockers) > 1 else ""
-        fix.refused.append(
-            f"{first.code} at {first.line}:{first.column}{more} must be fixed by hand first"
-        )
+    why = blocked(findings)
+    if why is not None:
+        fix.refused.append(why)
         return fix
     new = data
     codes = {f.code for f in wanted}
@@ -112,23 +119,3 @@ def _revision(
         return data
     new_text = text[: span.start] + str(value) + text[span.end :]
     return ("\ufeff" if document.source.had_bom else "").encode() + new_text.encode("utf-8")
-
-
-def writable(path: Path) -> str | None:
-    """Why ``path`` must not be rewritten, or None."""
-    try:
-        mode = path.stat().st_mode
-    except OSError as exc:
-        return f"cannot read the file: {exc.strerror or exc}"
-    if not (mode & 0o222) or not os.access(path, os.W_OK):
-        return "the file is read-only"
-    return None
-
-
-def apply(path: Path, fix: Fix) -> bool:
-    """Write the fixed bytes atomically (to a symlink's target); True if written."""
-    from generator.output.files import atomic_write
-
-    if fix.new is None:
-        return False
-    return atomic_write(Path(os.path.realpath(path)), fix.new)

@@ -110,17 +110,24 @@ def replace_file(path: Path, data: bytes, *, durable: bool = True) -> None:
 
 def unified_diff(old: bytes | None, new: bytes | None, name: str) -> str:
     """A git-style unified diff for check modes (``/dev/null`` for a missing side), marking
-    a last line without a line break as git does."""
+    a last line without a line break as git does.
+
+    Lines end at LF only, as git reads a patch: a CR, form feed or Unicode line separator
+    inside a line stays part of it, so ``git apply`` of the diff gives the new bytes."""
     import difflib
 
     def lines(data: bytes | None) -> list[str]:
-        return [] if data is None else data.decode("utf-8", "replace").splitlines(keepends=True)
+        if not data:
+            return []
+        text = data.decode("utf-8", "replace").split("\n")
+        last = text.pop()  # "" when the data ends with a line break
+        return [line + "\n" for line in text] + ([last] if last else [])
 
     before = "/dev/null" if old is None else f"a/{name}"
     after = "/dev/null" if new is None else f"b/{name}"
     text = []
     for line in difflib.unified_diff(lines(old), lines(new), before, after):
         text.append(line)
-        if not line.endswith(("\n", "\r")):
+        if not line.endswith("\n"):
             text.append("\n\\ No newline at end of file\n")
     return "".join(text)

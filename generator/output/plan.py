@@ -54,6 +54,7 @@ __all__ = [  # ``display`` too: callers name paths as the plan's findings do
     "apply_plan",
     "diff",
     "display",
+    "linted_bytes",
     "make_finding",
     "plan_edits",
     "plan_outputs",
@@ -114,16 +115,21 @@ class DocumentEdit:
         pending: str,
         code: str = DRIFT,
     ) -> DocumentEdit:
-        source = document.source
-        linted = ((BOM if source.had_bom else "") + source.text).encode("utf-8")
-        return cls(document.path, path, linted, new, at, subject, pending, code)
+        return cls(document.path, path, linted_bytes(document), new, at, subject, pending, code)
 
     def problem(self, message: str, *, at_edit: bool = False) -> Problem:
         """A refusal of this edit: ``"<subject> not rewritten: <message>"``, at the edited
         part (``at_edit``) or at the top of the file."""
         line, column, end_line, end_column = self.at if at_edit else _TOP
         text = f"{self.subject} not rewritten: {message}"
-        return Problem(self.shown, line, column, text, WRITE_FAILED, (end_line, end_column))
+        end = (end_line, end_column)
+        return Problem(self.shown, line, column, text, WRITE_FAILED, end, reason=message)
+
+
+def linted_bytes(document: Document) -> bytes:
+    """The bytes lint read for ``document`` (what an edit of it is planned against)."""
+    source = document.source
+    return ((BOM if source.had_bom else "") + source.text).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -147,6 +153,7 @@ class Problem:
     message: str
     code: str = REFUSED
     end: tuple[int, int] | None = None  # (end_line, end_column); None: the start position
+    reason: str | None = None  # a document edit's refusal without its subject (``lint --fix``)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}: {self.message}"
@@ -334,14 +341,23 @@ def diff(change: Change, label: str) -> str:
     return unified_diff(change.old, change.new, name)
 
 
-def plan_edits(edits: Iterable[DocumentEdit], *, problems: Iterable[Problem] = ()) -> Plan:
+def plan_edits(
+    edits: Iterable[DocumentEdit],
+    *,
+    problems: Iterable[Problem] = (),
+    refuse_read_only: bool = False,
+    fix: str = "statedoc diagram --write",
+) -> Plan:
     """Compare each document with its edit: one ``edit`` change per document whose bytes
-    differ. Reads only. ``problems``: refusals found before planning (kept in order)."""
-    plan = Plan(out=Path(os.curdir), label="", fix="statedoc diagram --write")
+    differ. Reads only. ``problems``: refusals found before planning (kept in order).
+    With ``refuse_read_only`` a document this process cannot write is refused here already, so
+    a preview never shows an edit that no flag can make (``lint`` has no ``--force``)."""
+    plan = Plan(out=Path(os.curdir), label="", fix=fix)
     plan.problems.extend(problems)
     for edit in edits:
+        target = Path(os.path.realpath(edit.path))
         try:
-            old = Path(os.path.realpath(edit.path)).read_bytes()
+            old = target.read_bytes()
         except OSError as exc:
             plan.problems.append(
                 Problem(edit.shown, 1, 1, f"cannot read: {exc.strerror or exc}", WRITE_FAILED)
@@ -350,7 +366,9 @@ def plan_edits(edits: Iterable[DocumentEdit], *, problems: Iterable[Problem] = (
         if old == edit.new:
             plan.unchanged += 1
         elif old != edit.linted:
-            plan.problems.append(edit.problem(_CHANGED))
+            plan.problems.append(edit.problem(CHANGED))
+        elif refuse_read_only and not _writable(target):
+            plan.problems.append(edit.problem("the file is read-only", at_edit=True))
         else:
             plan.changes.append(
                 Change("edit", edit.shown, old, edit.new, edit.shown, edit.at, edit)
@@ -358,7 +376,18 @@ def plan_edits(edits: Iterable[DocumentEdit], *, problems: Iterable[Problem] = (
     return plan
 
 
-_CHANGED = "the file changed while statedoc ran; run it again"
+#: Why an edit is refused when its document no longer holds what was planned against.
+CHANGED = "the file changed while statedoc ran; run it again"
+
+
+def _writable(path: Path) -> bool:
+    """A write bit is set and this process may write the file (``os.access``: the owner's
+    bit alone says nothing for another user's file)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True  # gone since reading: applying reports it
+    return bool(mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)) and os.access(path, os.W_OK)
 
 
 def apply_plan(plan: Plan, *, force: bool = False) -> tuple[int, int]:
@@ -406,7 +435,7 @@ def _apply_edit(plan: Plan, change: Change, edit: DocumentEdit, force: bool) -> 
     target = Path(os.path.realpath(edit.path))
     try:
         if _current(target) != change.old:
-            plan.problems.append(edit.problem(_CHANGED))
+            plan.problems.append(edit.problem(CHANGED))
             return 0
         if not force and not os.stat(target).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
             message = "the file is read-only; make it writable or pass --force"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -12,7 +14,15 @@ import pytest
 from sample_documents import DIAGRAM, DOOR, document
 
 from generator.cli import main
+from generator.cli.commands import lint as lint_command
+from generator.cli.commands import lintfix
+from generator.cli.commands.lintfix import relint
+from generator.cli.commands.lintrun import lint_specs
+from generator.lint.files import LintRun
+from generator.load.discover import SpecFile
+from generator.output import plan as output_plan
 from generator.output.files import unified_diff
+from generator.output.plan import Plan, apply_plan
 
 NAME = "specs/example/door.md"
 #: The diagram has lost the edge closed -> open: SD303, which --fix redraws.
@@ -96,6 +106,137 @@ def test_fix_only_what_is_reported(repo: Path, capsys: pytest.CaptureFixture[str
     code, _, _ = lint(capsys, "--fix", "--ignore", "SD303")
     assert code == 0
     assert (repo / NAME).read_text() == DRIFTED
+
+
+#: What the author saves while ``lint --fix`` runs: another edge dropped (the findings change)
+#: or a paragraph added (the findings stay the same: only the bytes tell).
+DROPPED = DRIFTED.replace("  open --> closed\n", "")
+ADDED = DRIFTED + "\nA paragraph the author saved while statedoc ran.\n"
+
+
+@pytest.mark.parametrize(
+    ("when", "edited"),
+    [("after lint", DROPPED), ("after the fix's lint", ADDED), ("before the write", ADDED)],
+)
+def test_a_spec_edited_while_fix_runs_is_kept_byte_for_byte_and_reported(
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    when: str,
+    edited: str,
+) -> None:
+    """The author saves the spec while ``lint --fix`` runs. Before, the fix re-read the file
+    and redrew the diagram over text lint never saw, without a word; now the fix is computed
+    from a document lint read, written only while the file still holds those bytes, and a
+    file whose findings changed since the first lint is refused."""
+
+    def save() -> None:
+        (repo / NAME).write_text(edited)
+
+    def lint_then_save(args: argparse.Namespace, **kwargs: bool) -> tuple[LintRun, list[SpecFile]]:
+        found = lint_specs(args, **kwargs)
+        save()
+        return found
+
+    def relint_then_save(args: argparse.Namespace, specs: list[SpecFile]) -> LintRun:
+        found = relint(args, specs)
+        save()
+        return found
+
+    def save_then_apply(plan: Plan, *, force: bool = False) -> tuple[int, int]:
+        save()
+        return apply_plan(plan, force=force)
+
+    if when == "after lint":
+        monkeypatch.setattr(lint_command, "lint_specs", lint_then_save)
+    elif when == "after the fix's lint":
+        monkeypatch.setattr(lintfix, "relint", relint_then_save)
+    else:
+        monkeypatch.setattr(output_plan, "apply_plan", save_then_apply)
+    code, out, err = lint(capsys, "--fix")
+    assert (repo / NAME).read_text() == edited
+    assert code == 1
+    reason = "the file changed while statedoc ran; run it again"
+    assert f"statedoc: not fixed: {NAME}: {reason}" in err
+    assert f"{NAME}:1:1: SD408 diagram not rewritten: {reason}" in out.splitlines()
+    assert "Fixed 0 findings in 0 files." in err
+
+
+def test_text_saved_before_the_fix_reads_the_spec_is_fixed_with_it(
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """An edit between the first lint and the fix's own lint that leaves the file's findings
+    as they were is not lost either: the fix is made to the file as saved, as the diff
+    would show it."""
+
+    def lint_then_save(args: argparse.Namespace, **kwargs: bool) -> tuple[LintRun, list[SpecFile]]:
+        found = lint_specs(args, **kwargs)
+        (repo / NAME).write_text(ADDED)
+        return found
+
+    other = tmp_path / "other"
+    shutil.copytree(repo, other)
+    (other / NAME).write_text(ADDED)
+    monkeypatch.chdir(other)
+    assert lint(capsys, "--fix")[0] == 0
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(lint_command, "lint_specs", lint_then_save)
+    assert lint(capsys, "--fix")[0] == 0
+    assert (repo / NAME).read_bytes() == (other / NAME).read_bytes() != ADDED.encode()
+
+
+def test_diff_and_fix_refuse_a_read_only_file_alike(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A refused write is a finding in every report format, at the fixed finding."""
+    (repo / NAME).chmod(0o444)
+    code, out, err = lint(capsys, "--diff")
+    assert (code, out) == (0, "")
+    assert f"statedoc: not fixed: {NAME}: the file is read-only" in err
+    code, out, _ = lint(capsys, "--fix", "--format", "json")
+    (refused,) = [f for f in json.loads(out) if f["code"] == "SD408"]
+    (drift,) = [f for f in json.loads(out) if f["code"] == "SD303"]
+    assert code == 1 and (refused["line"], refused["column"]) == (drift["line"], drift["column"])
+    assert refused["message"] == "diagram not rewritten: the file is read-only"
+    assert (repo / NAME).read_text() == DRIFTED
+
+
+#: Spec texts whose fix a patch must carry exactly: line ends git reads as a line's content
+#: (a lone CR, a form feed, Unicode line separators) next to the changed lines, a last line
+#: without a break, a BOM, a missing diagram.
+STYLES = {
+    "lf": DRIFTED,
+    "crlf": DRIFTED.replace("\n", "\r\n"),
+    "cr": DRIFTED.replace("\n", "\r"),
+    "form-feed": DRIFTED + "\nA page\x0cbreak.\n",
+    "unicode-breaks": DRIFTED + "\nNEL\x85 LS\u2028 PS\u2029 VT\x0b FS\x1c end.\n",
+    "no-final-break": DRIFTED.rstrip("\n"),
+    "bom": "\ufeff" + DRIFTED,
+    "missing": document(DOOR, body="\n# Door\n\n## The Lifecycle\n").rstrip("\n"),
+}
+
+
+@pytest.mark.parametrize("style", sorted(STYLES))
+def test_the_diff_applied_by_git_is_what_fix_writes(
+    repo: Path, capsys: pytest.CaptureFixture[str], style: str
+) -> None:
+    """Before, the diff split lines wherever Python's ``splitlines`` does (CR, form feed,
+    U+2028, ...) while git splits at LF only: ``git apply`` rejected such a patch."""
+    (repo / NAME).write_bytes(STYLES[style].encode())
+    twin = repo.parent / "twin"
+    shutil.copytree(repo, twin)
+    code, patch, _ = lint(capsys, "--diff")
+    assert code == 1
+    assert lint(capsys, "--fix")[0] == 0
+    assert (repo / NAME).read_bytes() != STYLES[style].encode()
+    applied = subprocess.run(
+        ["git", "apply", "-"], cwd=twin, input=patch.encode(), capture_output=True, check=False
+    )
+    assert applied.returncode == 0, applied.stderr.decode()
+    assert (twin / NAME).read_bytes() == (repo / NAME).read_bytes()
 
 
 # --- SD207 ------------------------------------------------------------------------------------
