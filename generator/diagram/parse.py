@@ -40,6 +40,8 @@ from .grammar import _Builder, _Parser
 from .lexer import _SyntaxError, _tokenize
 from .model import START_END, SYNTAX_CODE, Diagram, DiagramState, Edge, Problem
 from .preprocess import (
+    _ENTITY_PLACEHOLDER_END,
+    _ENTITY_PLACEHOLDER_NUM,
     _as_written,
     _decode_placeholders_for_display,
     _encode_entities,
@@ -113,15 +115,16 @@ def parse_state_diagram(text: str) -> Diagram:
 _FAST_ID = "[A-Za-z][A-Za-z0-9_]*"
 _FAST_END = rf"(?:{_FAST_ID}|\[\*\])"
 # One run, checked for a non-blank afterwards: ``[set]*[set-without-space][set]*`` would
-# backtrack quadratically over a long label that fails at its end.
-_FAST_TEXT = r"[A-Za-z0-9 .,()/!?'-]*"
+# backtrack quadratically over a long label that fails at its end. A numeric entity (``#95;``,
+# how statedoc's renderer writes ``_``) starts with a character the set lacks: no backtracking.
+_FAST_TEXT = r"(?:[A-Za-z0-9 .,()/!?'-]|#[0-9]+;)*"
 _FAST_LINE = re.compile(
     rf"(?P<blank> *)$"
     rf'| *(?P<kw>state) +"(?P<name>{_FAST_TEXT})" +as +(?P<alias>{_FAST_ID}) *$'
     rf"| *(?P<src>{_FAST_END}) +--> +(?P<dst>{_FAST_END})"
     rf"(?: *(?P<label>:) *(?P<text>{_FAST_TEXT}))? *$"
 )
-_FAST_CHARS = re.compile(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"-]*\Z")
+_FAST_CHARS = re.compile(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"#;-]*\Z")
 # Words that start a keyword rule in some lexer state, or that Mermaid treats specially
 # (``accTitle``/``accDescr`` only: a state named ``accepted`` is plain).
 _FAST_RESERVED = re.compile(
@@ -135,6 +138,14 @@ _FAST_RESERVED = re.compile(
 _TEXTS = ("name", "text")
 
 
+def _fast_text(text: str) -> str:
+    """A name or label as shown: ``encodeEntities`` then the display decoding, as the full
+    path does (in a fast-shaped text every ``#`` starts a ``#digits;`` entity)."""
+    if "#" in text:
+        text = text.replace("#", _ENTITY_PLACEHOLDER_NUM).replace(";", _ENTITY_PLACEHOLDER_END)
+    return _decode_placeholders_for_display(text)
+
+
 def _fast(text: str) -> Diagram | None:
     """The diagram, when every line is one of the plain shapes; else None (use the lexer)."""
     if not _FAST_CHARS.match(text) or len(text) > MERMAID_MAX_TEXT_SIZE:
@@ -142,8 +153,11 @@ def _fast(text: str) -> Diagram | None:
     header = text.lstrip(" \n")
     if not header.startswith("stateDiagram-v2\n") and header != "stateDiagram-v2":
         return None
-    if "direction" in text.lower():
+    lowered = text.lower()
+    if "direction" in lowered:
         return None
+    if "#" in text and ("style" in lowered or "classdef" in lowered):
+        return None  # Mermaid drops a ``;`` of such lines before reading entities
     out = _Builder()
     offset = len(text) - len(header) + len("stateDiagram-v2")
     body = text[offset:]
@@ -170,17 +184,17 @@ def _fast(text: str) -> Diagram | None:
             info = out.states[state_id]
             name = _js_trim(match.group("name"))
             if info.alias is None:
-                info.alias = _decode_placeholders_for_display(name)
+                info.alias = _fast_text(name)
                 info.alias_offset = keyword
             else:
-                info.descriptions.append(_decode_placeholders_for_display(name))
+                info.descriptions.append(_fast_text(name))
             continue
         src, dst = match.group("src"), match.group("dst")
         if any(end != START_END and _FAST_RESERVED.match(end) for end in (src, dst)):
             return None
         label = None
         if match.group("label") is not None:
-            label = _decode_placeholders_for_display(_js_trim(match.group("text"))) or None
+            label = _fast_text(_js_trim(match.group("text"))) or None
         ends = [
             START_END if end == START_END else out.touch(end, offset + match.start(group)) or ""
             for end, group in ((src, "src"), (dst, "dst"))
