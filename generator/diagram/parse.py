@@ -34,7 +34,9 @@ the text given. Nothing here raises: syntax errors and unsupported constructs
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
+from functools import partial
 
 from generator.patterns import lazy
 
@@ -42,6 +44,8 @@ from .grammar import _Builder, _Parser
 from .lexer import _SyntaxError, _tokenize
 from .model import START_END, SYNTAX_CODE, Diagram, DiagramState, Edge, Problem
 from .preprocess import (
+    _ENTITY_PLACEHOLDER_END,
+    _ENTITY_PLACEHOLDER_NUM,
     _as_written,
     _decode_placeholders_for_display,
     _encode_entities,
@@ -74,13 +78,7 @@ def _line_starts(text: str) -> list[int]:
 
 
 def _position(line_starts: list[int], offset: int) -> tuple[int, int]:
-    low, high = 0, len(line_starts) - 1
-    while low < high:
-        middle = (low + high + 1) // 2
-        if line_starts[middle] <= offset:
-            low = middle
-        else:
-            high = middle - 1
+    low = bisect_right(line_starts, offset) - 1 if offset >= 0 else 0
     return low + 1, offset - line_starts[low] + 1
 
 
@@ -115,15 +113,16 @@ def parse_state_diagram(text: str) -> Diagram:
 _FAST_ID = "[A-Za-z][A-Za-z0-9_]*"
 _FAST_END = rf"(?:{_FAST_ID}|\[\*\])"
 # One run, checked for a non-blank afterwards: ``[set]*[set-without-space][set]*`` would
-# backtrack quadratically over a long label that fails at its end.
-_FAST_TEXT = r"[A-Za-z0-9 .,()/!?'-]*"
+# backtrack quadratically over a long label that fails at its end. A numeric entity (``#95;``,
+# how statedoc's renderer writes ``_``) starts with a character the set lacks: no backtracking.
+_FAST_TEXT = r"(?:[A-Za-z0-9 .,()/!?'-]|#[0-9]+;)*"
 _FAST_LINE = lazy(
     rf"(?P<blank> *)$"
     rf'| *(?P<kw>state) +"(?P<name>{_FAST_TEXT})" +as +(?P<alias>{_FAST_ID}) *$'
     rf"| *(?P<src>{_FAST_END}) +--> +(?P<dst>{_FAST_END})"
     rf"(?: *(?P<label>:) *(?P<text>{_FAST_TEXT}))? *$"
 )
-_FAST_CHARS = lazy(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"-]*\Z")
+_FAST_CHARS = lazy(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"#;-]*\Z")
 # Words that start a keyword rule in some lexer state, or that Mermaid treats specially
 # (``accTitle``/``accDescr`` only: a state named ``accepted`` is plain).
 _FAST_RESERVED = lazy(
@@ -134,7 +133,14 @@ _FAST_RESERVED = lazy(
 )
 
 
-_TEXTS = ("name", "text")
+def _fast_text(text: str) -> str:
+    """A name or label as shown: ``encodeEntities`` then the display decoding, as the full
+    path does (in a fast-shaped text every ``#`` starts a ``#digits;`` entity). Without a
+    ``#`` the text has nothing to decode (no ``&``, ``<`` or placeholder character)."""
+    if "#" not in text:
+        return text
+    text = text.replace("#", _ENTITY_PLACEHOLDER_NUM).replace(";", _ENTITY_PLACEHOLDER_END)
+    return _decode_placeholders_for_display(text)
 
 
 def _fast(text: str) -> Diagram | None:
@@ -144,52 +150,69 @@ def _fast(text: str) -> Diagram | None:
     header = text.lstrip(" \n")
     if not header.startswith("stateDiagram-v2\n") and header != "stateDiagram-v2":
         return None
-    if "direction" in text.lower():
+    lowered = text.lower()
+    if "direction" in lowered:
         return None
+    if "#" in text and ("style" in lowered or "classdef" in lowered):
+        return None  # Mermaid drops a ``;`` of such lines before reading entities
     out = _Builder()
+    touch, edges, reserved, line_match = (
+        out.touch,
+        out.edges,
+        _FAST_RESERVED.match,
+        _FAST_LINE.match,
+    )
     offset = len(text) - len(header) + len("stateDiagram-v2")
     body = text[offset:]
     if body.startswith(" "):
         return None
+    starts = [0]  # of every line (the text has no carriage return): for positions
+    line_start = text.find("\n")
+    while line_start >= 0 and line_start < offset:
+        starts.append(line_start + 1)
+        line_start = text.find("\n", line_start + 1)
     for line in body.split("\n")[1:] if body else ():
         offset = text.index("\n", offset) + 1
-        match = _FAST_LINE.match(line)
+        starts.append(offset)
+        match = line_match(line)
         if match is None:
             return None
-        if match.group("blank") is not None:
+        kw, src, dst, name, label_text, blank = match.group(
+            "kw", "src", "dst", "name", "text", "blank"
+        )
+        if blank is not None:
             continue
-        if any(
-            match.group(group) is not None and not match.group(group).strip(" ") for group in _TEXTS
+        if (name is not None and not name.strip(" ")) or (
+            label_text is not None and not label_text.strip(" ")
         ):
             return None  # a blank name or label: not a plain shape
-        if match.group("kw") is not None:
+        if kw is not None:
             alias = match.group("alias")
-            if _FAST_RESERVED.match(alias):
+            if reserved(alias):
                 return None
             keyword = offset + match.start("kw")
-            state_id = out.touch(alias, keyword)
+            state_id = touch(alias, keyword)
             assert state_id is not None
             info = out.states[state_id]
-            name = _js_trim(match.group("name"))
+            shown = _fast_text(_js_trim(name))
             if info.alias is None:
-                info.alias = _decode_placeholders_for_display(name)
+                info.alias = shown
                 info.alias_offset = keyword
             else:
-                info.descriptions.append(_decode_placeholders_for_display(name))
+                info.descriptions.append(shown)
             continue
-        src, dst = match.group("src"), match.group("dst")
-        if any(end != START_END and _FAST_RESERVED.match(end) for end in (src, dst)):
+        if (src != START_END and reserved(src)) or (dst != START_END and reserved(dst)):
             return None
         label = None
         if match.group("label") is not None:
-            label = _decode_placeholders_for_display(_js_trim(match.group("text"))) or None
-        ends = [
-            START_END if end == START_END else out.touch(end, offset + match.start(group)) or ""
-            for end, group in ((src, "src"), (dst, "dst"))
-        ]
-        out.edges.append((ends[0], ends[1], label, offset + match.start("src")))
-    lines = _line_starts(text)
-    return _assemble("stateDiagram-v2", out, lambda at: _position(lines, at), [], False, text)
+            label = _fast_text(_js_trim(label_text)) or None
+        start = offset + match.start("src")
+        src_id = START_END if src == START_END else touch(src, start) or ""
+        dst_id = START_END if dst == START_END else touch(dst, offset + match.start("dst")) or ""
+        edges.append((src_id, dst_id, label, start))
+    return _assemble(
+        "stateDiagram-v2", out, partial(_position, starts), [], False, text, plain=True
+    )
 
 
 def _assemble(
@@ -199,17 +222,22 @@ def _assemble(
     problems: list[Problem],
     rejected: bool,
     shown_text: str,
+    *,
+    plain: bool = False,
 ) -> Diagram:
-    """Turn what the grammar collected into a :class:`Diagram` (shared by both paths)."""
+    """Turn what the grammar collected into a :class:`Diagram` (shared by both paths).
+    ``plain``: every id is ``[A-Za-z0-9_]`` (the fast path), shown and written as it is."""
     names: dict[str, str] = {}
     states: list[DiagramState] = []
     for info in built.states.values():
-        name = info.alias if info.alias is not None else _decode_placeholders_for_display(info.id)
+        if info.alias is not None:
+            name = info.alias
+        else:
+            name = info.id if plain else _decode_placeholders_for_display(info.id)
         names[info.id] = name
         line, column = place(info.alias_offset if info.alias is not None else info.offset)
-        states.append(
-            DiagramState(name, _as_written(info.id), line, column, tuple(info.descriptions))
-        )
+        written = info.id if plain else _as_written(info.id)
+        states.append(DiagramState(name, written, line, column, tuple(info.descriptions)))
     edges = []
     for src, dst, label, offset in built.edges:
         line, column = place(offset)

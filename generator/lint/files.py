@@ -3,8 +3,10 @@ rules, selection and inline suppression. The I/O edge around :mod:`generator.lin
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -48,6 +50,34 @@ class LintRun:
     def clean(self, path: str) -> bool:
         """No error-severity finding for this file (warnings do not block generation)."""
         return not any(f.path == path and f.severity is Severity.ERROR for f in self.findings)
+
+
+class LintTally:
+    """What ``statedoc lint`` keeps of a streamed run: counts for the exit code and the
+    summary, and the findings only when the report is one document written at the end
+    (``keep``: json, sarif, junit, ``--output``, ``--statistics``). Nothing per file."""
+
+    def __init__(self, *, keep: bool) -> None:
+        self.keep = keep
+        self.findings: list[Finding] = []
+        self.errors = 0
+        self.warnings = 0
+        self.internal_error = False
+
+    def add(self, findings: Sequence[Finding]) -> None:
+        for finding in findings:
+            if finding.severity is Severity.ERROR:
+                self.errors += 1
+            else:
+                self.warnings += 1
+            if finding.code == "SD000":
+                self.internal_error = True
+        if self.keep:
+            self.findings.extend(findings)
+
+    @property
+    def has_errors(self) -> bool:
+        return self.errors > 0
 
 
 def settings_for(
@@ -145,7 +175,9 @@ def _lint_data(spec: SpecFile, data: bytes, max_file_size: int) -> FileResult:
 
 def lint_data(spec: SpecFile, data: bytes, settings: Settings) -> LintRun:
     """Lint one document given as bytes (``lint -``: stdin) as if it were ``spec``."""
-    return _select([spec], [_lint_data(spec, data, settings.max_file_size)], settings.selection)
+    result = _lint_data(spec, data, settings.max_file_size)
+    shown = [f for _, found in _checked([spec], settings, iter([result])) for f in found]
+    return LintRun([result], shown)
 
 
 def _cached(spec: SpecFile, cache: Cache, max_file_size: int) -> FileResult | None:
@@ -173,35 +205,97 @@ def lint_files(
     keep_documents: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> LintRun:
-    """Lint ``files`` together (SD204 looks across them).
+    """Lint ``files`` together (SD204 looks across them), keeping every file's result.
 
     ``keep_documents`` (for generation) lints in this process without the cache, so every
     clean file comes back with its parsed :class:`~generator.model.document.Document`.
-    ``progress`` is called with the number of files just finished.
+    ``progress`` is called with the number of files just finished. ``statedoc lint`` itself
+    uses :func:`stream_files`, which keeps nothing per file.
     """
     if keep_documents:
         cache = None
-    results: dict[SpecFile, FileResult] = {}
-    todo: list[SpecFile] = []
-    for spec in files:
-        hit = _cached(spec, cache, settings.max_file_size) if cache is not None else None
-        if hit is not None:
-            results[spec] = hit
-        else:
-            todo.append(spec)
+    results: list[FileResult] = []
+    findings: list[Finding] = []
+    checked = _checked(
+        files, settings, _results(files, settings, jobs, cache, keep_documents, progress)
+    )
+    for result, shown in checked:
+        results.append(result)
+        findings.extend(shown)
+    findings.sort(key=Finding.sort_key)  # already in order when ``files`` is (linear then)
+    return LintRun(results, findings)
+
+
+def stream_files(
+    files: Sequence[SpecFile],
+    settings: Settings,
+    *,
+    jobs: int = 1,
+    cache: Cache | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[list[Finding]]:
+    """Each file's reported findings (selected, sorted, SD204 included), in the order of
+    ``files``, as soon as that file is done; nothing per file is kept once it is yielded
+    (SD204 keeps each id's first place). When ``files`` are :func:`in_order`, the yielded
+    lists joined are :func:`lint_files`'s findings; close the iterator to stop early."""
+    results = _results(files, settings, jobs, cache, False, progress)
+    with contextlib.closing(results):
+        for _, shown in _checked(files, settings, results):
+            yield shown
+
+
+def in_order(files: Sequence[SpecFile]) -> bool:
+    """Whether ``files`` are strictly sorted by display path (as discovery returns them): then
+    each file's findings come before the next file's in the report, and the first of two
+    documents with the same id is the one linted first."""
+    return all(a.display < b.display for a, b in itertools.pairwise(files))
+
+
+def _results(
+    files: Sequence[SpecFile],
+    settings: Settings,
+    jobs: int,
+    cache: Cache | None,
+    keep_documents: bool,
+    progress: Callable[[int], None] | None,
+) -> Generator[FileResult, None, None]:
+    """Each file's :class:`FileResult`, in the order of ``files``, from the cache or linted
+    (in worker processes when ``jobs`` > 1 and enough files miss the cache)."""
     work = partial(
         _lint_one, max_file_size=settings.max_file_size, cache=cache, keep_document=keep_documents
     )
     tick = progress or _no_progress
-    tick(len(results))
-    if jobs > 1 and len(todo) >= PARALLEL_MIN and not keep_documents:
-        results.update(zip(todo, _in_pool(work, todo, jobs, tick), strict=True))
-    else:
-        for spec in todo:
-            results[spec] = work(spec)
+    if jobs <= 1 or keep_documents or len(files) < PARALLEL_MIN:
+        for spec in files:  # one at a time: no hit is held while others are linted
+            hit = _cached(spec, cache, settings.max_file_size) if cache is not None else None
+            yield hit if hit is not None else work(spec)
             tick(1)
-    ordered = [results[spec] for spec in files]
-    return _select(files, ordered, settings.selection)
+        return
+    hits: dict[int, FileResult] = {}
+    todo: list[SpecFile] = []
+    for index, spec in enumerate(files):
+        hit = _cached(spec, cache, settings.max_file_size) if cache is not None else None
+        if hit is not None:
+            hits[index] = hit
+        else:
+            todo.append(spec)
+    tick(len(hits))
+    if len(todo) >= PARALLEL_MIN:
+        linted: Generator[FileResult, None, None] = _in_pool(work, todo, jobs, tick)
+    else:
+        linted = _one_by_one(work, todo, tick)
+    with contextlib.closing(linted):
+        for index in range(len(files)):
+            hit = hits.pop(index, None)
+            yield hit if hit is not None else next(linted)
+
+
+def _one_by_one(
+    work: Callable[[SpecFile], FileResult], todo: list[SpecFile], tick: Callable[[int], None]
+) -> Generator[FileResult, None, None]:
+    for spec in todo:
+        yield work(spec)
+        tick(1)
 
 
 def _no_progress(done: int) -> None:
@@ -213,26 +307,76 @@ def _in_pool(
     todo: list[SpecFile],
     jobs: int,
     tick: Callable[[int], None],
-) -> list[FileResult]:
+) -> Generator[FileResult, None, None]:
     """Lint ``todo`` in worker processes, in order (stopped cleanly on Ctrl-C or SIGTERM)."""
-    from generator.lint.workers import run_parallel
+    from generator.lint.workers import iter_parallel
 
     workers = max(2, min(jobs, len(todo) // (PARALLEL_MIN // 2)))
     chunk = max(1, min(64, len(todo) // (workers * 4)))  # small enough for a live progress bar
-    return run_parallel(work, todo, workers, chunk, tick)
+    return iter_parallel(work, todo, workers, chunk, tick)
 
 
-def _select(files: Sequence[SpecFile], results: list[FileResult], selection: Selection) -> LintRun:
+def _checked(
+    files: Sequence[SpecFile], settings: Settings, results: Iterator[FileResult]
+) -> Iterator[tuple[FileResult, list[Finding]]]:
+    """Each result with the findings it reports: the selection applied and SD204 added.
+
+    Files in display order are checked as they come (the first of two documents with one id
+    is the one seen first, as when sorted by path); otherwise every result is gathered first.
+    """
+    selection = settings.selection
+    if not in_order(files):
+        yield from _checked_together(files, list(results), selection)
+        return
+    first: dict[str, tuple[str, int, int]] = {}  # id -> where it first appeared
+    for spec, result in zip(files, results, strict=True):
+        shown = [f for f in result.findings if selection.enabled(f.code, spec.relative)]
+        facts = result.facts
+        if facts is not None:
+            seen = first.get(facts.id)
+            if seen is None:
+                first[facts.id] = (result.path, facts.id_line, facts.id_column)
+            elif not facts.suppressed and selection.enabled("SD204", spec.relative):
+                shown.append(_duplicate_id(result.path, facts, seen))
+        if len(shown) > 1:
+            shown.sort(key=Finding.sort_key)
+        yield result, shown
+
+
+def _duplicate_id(path: str, facts: SpecFacts, first: tuple[str, int, int]) -> Finding:
+    """SD204 on the id of a document whose id an earlier document has (as
+    :func:`~generator.lint.document.project_findings` words it)."""
+    from generator.rules import REGISTRY, all_rules
+
+    all_rules()
+    rule = REGISTRY["SD204"]
+    return Finding(
+        path,
+        facts.id_line,
+        facts.id_column,
+        facts.id_end_line,
+        facts.id_end_column,
+        rule.code,
+        rule.name,
+        Severity.ERROR,
+        f"id {facts.id} is also used by {first[0]}:{first[1]}:{first[2]}",
+    )
+
+
+def _checked_together(
+    files: Sequence[SpecFile], results: list[FileResult], selection: Selection
+) -> Iterator[tuple[FileResult, list[Finding]]]:
     relative = {spec.display: spec.relative for spec in files}
     facts: dict[str, SpecFacts | None] = {r.path: r.facts for r in results}
-    findings = [
-        f for r in results for f in r.findings if selection.enabled(f.code, relative[r.path])
-    ]
+    extra: dict[str, list[Finding]] = {}
     for finding in project_findings(results):
         fact = facts[finding.path]
         if selection.enabled(finding.code, relative[finding.path]) and not (
             fact and fact.suppressed
         ):
-            findings.append(finding)
-    findings.sort(key=Finding.sort_key)
-    return LintRun(results, findings)
+            extra.setdefault(finding.path, []).append(finding)
+    for result in results:
+        shown = [f for f in result.findings if selection.enabled(f.code, relative[result.path])]
+        shown.extend(extra.pop(result.path, ()))
+        shown.sort(key=Finding.sort_key)
+        yield result, shown

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Generic, TypeVar
 
@@ -60,13 +60,28 @@ def run_parallel(
     chunk: int,
     tick: Callable[[int], None],
 ) -> list[R]:
-    """``[work(item) for item in items]`` in ``workers`` processes, ``chunk`` items at a time;
-    ``tick(n)`` after each ``n`` results. On any way out but success (Ctrl-C, SIGTERM, a
-    worker that died) every worker is terminated before the exception goes on."""
+    """``[work(item) for item in items]`` in ``workers`` processes (see :func:`iter_parallel`)."""
+    with contextlib.closing(iter_parallel(work, items, workers, chunk, tick)) as results:
+        return list(results)
+
+
+def iter_parallel(
+    work: Callable[[T], R],
+    items: Sequence[T],
+    workers: int,
+    chunk: int,
+    tick: Callable[[int], None],
+) -> Generator[R, None, None]:
+    """``work(item)`` for each item, in ``workers`` processes ``chunk`` items at a time, yielded
+    in the order of ``items`` as soon as each is ready (a result that comes early waits only
+    for those before it, so the caller can stream); ``tick(n)`` after each ``n`` results. On
+    any way out but success (Ctrl-C, SIGTERM, a worker that died, the caller closing the
+    iterator) every worker is terminated before the exception goes on."""
     todo: Iterator[list[tuple[int, T]]] = (
         list(enumerate(items))[start : start + chunk] for start in range(0, len(items), chunk)
     )
-    results: list[R | None] = [None] * len(items)
+    early: dict[int, R] = {}  # results of later items, waiting for an earlier chunk
+    following_index = 0
     pool: dict[Connection, _Worker[T]] = {}
     finished = False
     forking = multiprocessing.get_start_method() == "fork"
@@ -96,15 +111,17 @@ def run_parallel(
                     code = pool[ready].process.exitcode
                     message = f"a lint worker ended unexpectedly (exit code {code})"
                     raise WorkerDiedError(message) from None
-                for index, result in done:
-                    results[index] = result
                 tick(len(done))
-                following = next(todo, None)
+                following = next(todo, None)  # keep the worker busy before yielding
                 if following is None:
                     ready.send(None)
                     busy.discard(ready)
                 else:
                     ready.send(following)
+                early.update(done)
+                while following_index in early:
+                    yield early.pop(following_index)
+                    following_index += 1
         finished = True
     finally:
         if not finished:
@@ -113,4 +130,3 @@ def run_parallel(
             if finished:
                 worker.process.join()
             worker.conn.close()
-    return results  # type: ignore[return-value]  # every index was filled

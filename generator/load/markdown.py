@@ -24,10 +24,18 @@ _CANDIDATE = lazy(_LINE_START + r" {0,3}[`~#]")
 
 
 @cache
-def _closing(char: str, count: int) -> re.Pattern[str]:
+def _at_line_start(pattern: str, carriage_returns: bool) -> re.Pattern[str]:
+    """``pattern`` at the start of a line. Without a carriage return in the text, ``^`` in
+    multiline mode says the same as :data:`_LINE_START`'s look-behind, about 3x faster."""
+    if carriage_returns:
+        return re.compile(_LINE_START + pattern)
+    return re.compile("^" + pattern, re.MULTILINE)
+
+
+def _closing(char: str, count: int, carriage_returns: bool) -> re.Pattern[str]:
     """A line that closes a fence opened with ``count`` times ``char``."""
-    return re.compile(
-        _LINE_START + r" {0,3}" + re.escape(char) + f"{{{count},}}" + r"[ \t]*(?=[\r\n]|\Z)"
+    return _at_line_start(
+        r" {0,3}" + re.escape(char) + f"{{{count},}}" + r"[ \t]*(?=[\r\n]|\Z)", carriage_returns
     )
 
 
@@ -108,7 +116,9 @@ class Body:
         fences: list[Fence] = []
         text = self.text
         pos = self.offset
-        while (candidate := _CANDIDATE.search(text, pos)) is not None:
+        crs = "\r" in text
+        candidates = _CANDIDATE if crs else _at_line_start(r" {0,3}[`~#]", False)
+        while (candidate := candidates.search(text, pos)) is not None:
             pos = candidate.start()
             match = _LINE.match(text, pos)
             assert match is not None
@@ -117,7 +127,7 @@ class Body:
             fence = _fence_open(line)
             if fence is not None:
                 marker, info = fence
-                closing = _closing(marker[0], len(marker)).search(text, end)
+                closing = _closing(marker[0], len(marker), crs).search(text, end)
                 if closing is None:
                     fences.append(
                         Fence(info.lower(), pos, end, len(text), len(text), False, marker)

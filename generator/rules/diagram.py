@@ -40,6 +40,8 @@ def _in_spec_names(diagram: Diagram, spec_names: tuple[str, ...]) -> Diagram:
     Picture, an empty name as the empty-set sign), so a diagram is compared with the spec by
     what Mermaid displays, never by raw text.
     """
+    if all(name.isascii() and name.isprintable() and name for name in spec_names):
+        return diagram  # printable ASCII is shown as written (no stand-in applies)
     shown = {display_name(name): name for name in spec_names}
     if all(shown_name == name for shown_name, name in shown.items()):
         return diagram

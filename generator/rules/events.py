@@ -9,11 +9,16 @@ distinguish them with two event names instead.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from generator.model.document import Document
-from generator.model.events import event_member, method_clash
+from generator.model.events import event_member as _event_member
+from generator.model.events import method_clash
 from generator.rules import Hit, rule
 from generator.rules.examples import DOOR
+
+#: A pure function of the event name (see :mod:`generator.rules.graph`'s ``member_name``).
+event_member = lru_cache(maxsize=4096)(_event_member)
 
 _EVENTS = DOOR.replace("trigger: close}", "trigger: close, event: close}").replace(
     "trigger: open}", "trigger: open, event: push}"

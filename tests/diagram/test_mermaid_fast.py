@@ -52,13 +52,18 @@ TRICKY = st.sampled_from(
         "a-b",
         "é",
         "a.b",
+        "style",
+        "lifestyle",
+        "classDef",
     ]
 )
 WORDS = st.one_of(*[PLAIN] * 12, TRICKY)
+ENTITY = st.sampled_from(["#95;", "#59;", "#35;", "#0;", "#64258;#176;", "#182;#223;", "#9;"])
 TEXT = st.one_of(
     st.text(alphabet="ab -.,()/!?'", max_size=12),
     st.text(alphabet="ab -.,()/!?'", max_size=12),
     st.text(alphabet='ab -_:;#<>"%{}\t', max_size=6),
+    st.lists(st.one_of(st.text(alphabet="ab -.", max_size=4), ENTITY), max_size=4).map("".join),
 )
 
 
@@ -108,3 +113,22 @@ def test_states_that_merely_start_with_acc_take_the_fast_path() -> None:
     )
     assert _agree(text)
     assert _fast("stateDiagram-v2\n  a --> accTitle : x\n") is None
+
+
+def test_numeric_entities_in_labels_take_the_fast_path() -> None:
+    # statedoc's renderer writes ``_`` as ``#95;``: such diagrams used to take the full lexer.
+    text = render_state_diagram(
+        ["pending", "running", "done"],
+        [("pending", "running"), ("running", "done")],
+        ["pending"],
+        ["done"],
+        labels={("pending", "running"): "start_it", ("running", "done"): "on_done_now"},
+    )
+    assert "#95;" in text
+    assert _agree(text)
+    state = 'stateDiagram-v2\n  state "a#95;b" as x\n  x --> y : p#95;q #59;\n'
+    assert _agree(state)
+    assert _fast(state) == _parse_full(state)
+    # Mermaid drops the last ``;`` of a ``style``/``classDef`` line before reading entities.
+    assert _fast("stateDiagram-v2\n  lifestyle --> b :#95;x\n") is None
+    assert _fast("stateDiagram-v2\n  a --> b : x#y;\n") is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from generator.cli.commands.lintrun import exit_code, lint_specs, report
+from generator.cli.commands.lintrun import lint_and_report, lint_specs
 from generator.config import ConfigError
 
 if TYPE_CHECKING:
@@ -55,12 +55,11 @@ def run(args: argparse.Namespace) -> int:
         return run_stdin(args)
     try:
         with stoppable():
+            if not (args.fix or args.diff):
+                return lint_and_report(args)
             lint_run, files = lint_specs(args, keep_documents=False, progress_bar=True)
-            if args.fix or args.diff:
-                from generator.cli.commands.lintfix import run_fix
+            from generator.cli.commands.lintfix import run_fix
 
-                return run_fix(args, lint_run, files)
+            return run_fix(args, lint_run, files)
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: workers are already gone
         return signal_exit(exc)
-    report(args, lint_run.findings, [spec.display for spec in files])
-    return exit_code(lint_run)

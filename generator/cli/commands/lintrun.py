@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from generator.cli.commands.output import emit
 from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.findings import Finding
-from generator.lint.files import LintRun
+from generator.lint.files import LintRun, LintTally
 from generator.load.discover import SpecFile
 from generator.workspace import Workspace, options_from
 
@@ -63,7 +63,63 @@ def lint_specs(
     return run, workspace.files
 
 
-def exit_code(run: LintRun) -> int:
+def lint_and_report(args: argparse.Namespace) -> int:
+    """``statedoc lint``: each file's findings are printed as soon as that file is done (text
+    and github on stdout; files are linted in the report's order), and only counts are kept;
+    a report that is one document (json, sarif, junit, ``--output``, ``--statistics``) keeps
+    the findings, never the per-file results or documents."""
+    from generator import __version__
+    from generator.lint.files import LintTally, in_order, stream_files
+    from generator.report import Run, render
+    from generator.report.text import counted_summary
+
+    workspace = workspace_for(args)
+    files, settings, against = workspace.files, workspace.settings, workspace.options.against
+    live = (
+        args.format in ("text", "github")
+        and not (args.output or args.statistics or against)
+        and in_order(files)
+    )
+    tally = LintTally(keep=not live)
+    bar = _progress(args, len(files)) if files else None
+    try:
+        if files and settings is not None:
+            found = stream_files(
+                files,
+                settings,
+                jobs=workspace.jobs(),
+                cache=workspace.lint_cache(keep_documents=False),
+                progress=bar,
+            )
+            for findings in found:
+                tally.add(findings)
+                if live and findings:
+                    if bar is not None:
+                        bar.close()  # erase the bar's line first; it is drawn again later
+                    sys.stdout.write(render(args.format, Run(findings, (), __version__)))
+    finally:
+        if bar is not None:
+            bar.close()
+    if against and settings is not None:
+        from generator.diffing.revision import revision_findings
+
+        extra = [
+            f
+            for f in revision_findings(files, against, workspace.config)
+            if settings.selection.enabled(f.code)
+        ]
+        tally.add(extra)
+    if live:
+        sys.stdout.flush()
+        if not args.quiet and args.format == "text":
+            print(counted_summary(tally.errors, tally.warnings, len(files)), file=sys.stderr)
+    else:
+        tally.findings.sort(key=Finding.sort_key)
+        report(args, tally.findings, [spec.display for spec in files])
+    return exit_code(tally)
+
+
+def exit_code(run: LintRun | LintTally) -> int:
     if run.internal_error:
         return EXIT_USAGE
     return EXIT_FINDINGS if run.has_errors else EXIT_OK

@@ -120,15 +120,6 @@ def _article(word: str) -> str:
 
 # --- the fast pass -------------------------------------------------------------------------
 
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def _matches(pattern: str, text: str) -> bool:
-    compiled = _PATTERNS.get(pattern)
-    if compiled is None:
-        compiled = _PATTERNS[pattern] = re.compile(pattern)
-    return compiled.search(text) is not None  # JSON Schema patterns are unanchored searches
-
 
 def _is_int(value: object) -> bool:
     if isinstance(value, bool):
@@ -149,7 +140,15 @@ def _compile(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
         return lambda value: refs[name](value)  # noqa: PLW0108 - refs is filled in later
     if "oneOf" in node:
         options = tuple(_compile(option, refs) for option in node["oneOf"])
-        return lambda value: sum(check(value) for check in options) == 1
+
+        def one_of(value: object) -> bool:
+            matched = 0
+            for check in options:
+                if check(value):
+                    matched += 1
+            return matched == 1
+
+        return one_of
     rest = _compile_rest(node, refs)
     if "not" in node:
         negated = _compile(node["not"], refs)
@@ -187,10 +186,12 @@ def _compile_rest(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
 
 
 def _compile_string(min_length: int, pattern: str | None) -> _Check:
+    search = None if pattern is None else re.compile(pattern).search  # unanchored, as in JSON
+
     def string(value: object) -> bool:
         if not isinstance(value, str) or len(value) < min_length:
             return False
-        return pattern is None or _matches(pattern, value)
+        return search is None or search(value) is not None
 
     return string
 
