@@ -87,10 +87,13 @@ class Workspace:
 
         return self.options.jobs if self.options.jobs > 0 else default_jobs()
 
-    def lint_cache(self, *, keep_documents: bool) -> Cache | None:
+    def lint_cache(self, *, keep_documents: bool, reuse: bool = False) -> Cache | None:
         """The lint cache: next to a project's config, never where there is none, and not
-        when documents are kept (generation needs them parsed)."""
-        if not self.options.use_cache or keep_documents or self.config.source is None:
+        when documents are kept (unless ``reuse``: the steps after lint load the documents
+        their caches cannot serve, :mod:`generator.output.sources`)."""
+        if not self.options.use_cache or self.config.source is None:
+            return None
+        if keep_documents and not reuse:
             return None
         from generator.lint.cache import Cache
 

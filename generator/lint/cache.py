@@ -21,7 +21,7 @@ import hmac
 import json
 import os
 import stat
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
@@ -223,44 +223,70 @@ class Cache:
                 replace_file(target, data, durable=False)
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """What the render cache knows about one document (by its bytes and path): its module
+    parts, where its ``id`` stands, whether its Mermaid block is in sync with its front matter
+    (a fact of the bytes alone), and its files per target as rendered under ``context`` (the
+    targets and their settings; ``files`` serve only a run with the same context)."""
+
+    parts: tuple[str, str, str]
+    at: tuple[int, int, int, int]
+    diagram: bool
+    context: str
+    files: dict[str, dict[str, str]]
+
+
 class RenderCache:
-    """Rendered files by what they are rendered from: the document's SHA-256, its
-    config-relative path, the module name, the targets and their settings (``context``: the
-    target names, ``[tool.statedoc.sql]``, the output folder's package path) and statedoc's
-    own code. A no-op ``generate`` then compares cached bytes with the tree instead of
-    rendering every template again."""
+    """Rendered files by what they are rendered from: the document's SHA-256 and its
+    config-relative path (the key), statedoc's own code (the salt), and the targets and their
+    settings (``context``: the target names, ``[tool.statedoc.sql]``, the output folder's
+    package path; stored in the entry and compared on use). A no-op ``generate``/``build``/
+    ``check`` then compares cached bytes with the tree instead of parsing and rendering
+    every document again; one entry per document and path, replaced when the context
+    changes."""
 
     def __init__(self, root: Path) -> None:
         self.folder = root / FOLDER / _LAYOUT / "render"
         self.salt = code_fingerprint()
         self.keyed = _Keyed(self.folder.parent)
+        self._project = (root / "pyproject.toml").is_file()
 
-    def key(self, document_sha256: str, relative: str, module: str, context: str = "") -> str:
-        text = f"{self.salt}\0{document_sha256}\0{relative}\0{module}\0{context}"
+    def key(self, document_sha256: str, relative: str) -> str:
+        text = f"{self.salt}\0{document_sha256}\0{relative}"
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def get(self, key: str) -> dict[str, dict[str, str]] | None:
-        """Target name -> relative path -> text, as :meth:`put` stored it."""
+    def get(self, key: str) -> Rendered | None:
+        """The entry :meth:`put` stored under ``key``; a missing, corrupt or forged one is
+        None."""
         try:
             body = self.keyed.open(key, _read_entry(self.folder / f"{key}.json"))
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8"))
-            return {
+            area, module, name = (str(part) for part in raw["parts"])
+            line, column, end_line, end_column = (int(n) for n in raw["at"])
+            files = {
                 str(target): {str(path): str(text) for path, text in files.items()}
                 for target, files in raw["files"].items()
             }
+            return Rendered(
+                (area, module, name),
+                (line, column, end_line, end_column),
+                raw["diagram"] is True,
+                str(raw["context"]),
+                files,
+            )
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def put(self, key: str, files: dict[str, dict[str, str]]) -> None:
-        project = self.folder.parent.parent.parent
-        if not (project / "pyproject.toml").is_file():
+    def put(self, key: str, entry: Rendered) -> None:
+        if not self._project:
             return  # never create a cache in a folder that is not a project
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
             _ignore(self.folder.parent.parent)
-            body = json.dumps({"files": files}).encode("utf-8")
+            body = json.dumps(asdict(entry)).encode("utf-8")
             data = self.keyed.seal(key, body)
             if data is not None:
                 replace_file(self.folder / f"{key}.json", data, durable=False)
