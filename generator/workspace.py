@@ -41,6 +41,7 @@ class Workspace:
     options: Options
     files: list[SpecFile] = field(default_factory=list)
     settings: Settings | None = None
+    _render_cache: RenderCache | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def open(
@@ -100,11 +101,14 @@ class Workspace:
         return Cache(self.config.root, max_file_size=self.config.max_file_size)
 
     def render_cache(self) -> RenderCache | None:
+        """The render cache (one per workspace: the steps of a run share what it read)."""
         if not self.options.use_cache:
             return None
-        from generator.lint.cache import RenderCache
+        if self._render_cache is None:
+            from generator.lint.cache import RenderCache
 
-        return RenderCache(self.config.root)
+            self._render_cache = RenderCache(self.config.root)
+        return self._render_cache
 
 
 def codes(text: str) -> tuple[str, ...]:

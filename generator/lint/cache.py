@@ -251,6 +251,7 @@ class RenderCache:
         self.salt = code_fingerprint()
         self.keyed = _Keyed(self.folder.parent)
         self._project = (root / "pyproject.toml").is_file()
+        self._read: dict[str, Rendered | None] = {}  # the diagram and generate steps share
 
     def key(self, document_sha256: str, relative: str) -> str:
         text = f"{self.salt}\0{document_sha256}\0{relative}"
@@ -258,7 +259,12 @@ class RenderCache:
 
     def get(self, key: str) -> Rendered | None:
         """The entry :meth:`put` stored under ``key``; a missing, corrupt or forged one is
-        None."""
+        None. Read once per instance (keys name content, so an entry never changes)."""
+        if key not in self._read:
+            self._read[key] = self._load(key)
+        return self._read[key]
+
+    def _load(self, key: str) -> Rendered | None:
         try:
             body = self.keyed.open(key, _read_entry(self.folder / f"{key}.json"))
             if body is None:
@@ -290,3 +296,4 @@ class RenderCache:
             data = self.keyed.seal(key, body)
             if data is not None:
                 replace_file(self.folder / f"{key}.json", data, durable=False)
+                self._read[key] = entry
