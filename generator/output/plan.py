@@ -23,11 +23,14 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from generator.findings import Finding, Severity
 from generator.output.files import unified_diff
 from generator.templating import has_header
+
+if TYPE_CHECKING:
+    from generator.output.files import Batch
 
 Action = Literal["create", "update", "delete"]
 _SKIP_DIRS = {"__pycache__", "node_modules"}
@@ -322,8 +325,23 @@ def apply_plan(plan: Plan) -> tuple[int, int]:
     """Perform the plan's changes: ``(written, deleted)``. Safety is checked again for each
     file just before it is touched; a file that cannot be written or deleted becomes a
     problem of the plan (SD408), and the other changes still happen."""
-    from generator.output.files import atomic_write  # lazy: planning alone never writes
+    from generator.output.files import Batch  # lazy: planning alone never writes
 
+    batch = Batch()  # one flush for every file written (output/files.py)
+    try:
+        written, deleted = _apply(plan, batch)
+    except BaseException:
+        batch.abort()
+        raise
+    for path, exc in batch.commit():
+        written -= 1
+        plan.problems.append(
+            Problem(display(path), 1, 1, f"cannot write: {_reason(exc)}", WRITE_FAILED)
+        )
+    return written, deleted
+
+
+def _apply(plan: Plan, batch: Batch) -> tuple[int, int]:
     written = deleted = 0
     for change in plan.changes:
         path = plan.out / change.relative
@@ -339,7 +357,7 @@ def apply_plan(plan: Plan) -> tuple[int, int]:
                 if change.old is None and path.exists():
                     # Created since planning: never replace what we have not read.
                     raise FileExistsError(f"{display(path)} appeared while generating")
-                if atomic_write(path, change.new):
+                if batch.write(path, change.new):
                     written += 1
             elif inside(path, os.path.realpath(plan.out)) and ours(path):
                 path.unlink()
