@@ -87,11 +87,18 @@ def fingerprinted_files() -> list[Path]:
     return [p for p in sorted(_PACKAGE.rglob("*")) if p.suffix in (".py", ".json", ".j2")]
 
 
+_IGNORED: set[Path] = set()
+
+
 def _ignore(folder: Path) -> None:
-    """Keep the cache out of git without asking the user to edit .gitignore."""
+    """Keep the cache out of git without asking the user to edit .gitignore (looked at once
+    per folder and process)."""
+    if folder in _IGNORED:
+        return
     gitignore = folder / ".gitignore"
     if not gitignore.exists():
         gitignore.write_text("# created by statedoc\n*\n", encoding="utf-8")
+    _IGNORED.add(folder)
 
 
 def _read_secret(path: Path) -> bytes | None:

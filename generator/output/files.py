@@ -50,10 +50,14 @@ def _alive(pid: int) -> bool:
 def sweep_orphans(folder: Path) -> list[str]:
     """Remove our own temp files left in ``folder`` by killed runs (once per folder and
     process); returns the names removed."""
-    key = os.path.realpath(folder)
-    if key in _swept:
+    given = str(folder)
+    if given in _swept:  # the path as given: realpath costs more than this check
         return []
-    _swept.add(key)
+    key = os.path.realpath(folder)
+    seen = key in _swept
+    _swept.update((given, key))
+    if seen:
+        return []
     removed: list[str] = []
     try:
         entries = list(os.scandir(folder))
@@ -99,9 +103,10 @@ def _unchanged(path: Path, data: bytes) -> bool:
 def replace_file(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Temp file beside ``path``, then rename over it (keeping its permissions).
 
-    ``durable`` fsyncs first, for files users keep; caches skip it (a lost entry is a miss).
+    ``durable`` fsyncs first, for files users keep; caches skip it (a lost entry is a miss),
+    and their entries stay private to the user (0600).
     """
-    tmp = _temp_file(path, data, durable=durable)
+    tmp = _temp_file(path, data, durable=durable) if durable else _private_temp(path, data)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -130,6 +135,30 @@ def _temp_file(path: Path, data: bytes, *, durable: bool) -> str:
                 handle.flush()
                 os.fsync(handle.fileno())
         os.chmod(tmp, mode if mode is not None else 0o644)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def _private_temp(path: Path, data: bytes) -> str:
+    """A cache entry's temp file (mode 0600, no fsync): the cheap path of
+    :func:`_temp_file`, named like it so that a killed run's orphan is swept."""
+    sweep_orphans(path.parent)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o600)
+        except FileExistsError:
+            continue
+        break
+    else:  # pragma: no cover - 100 collisions of 32 random bits
+        raise FileExistsError(f"no free temp name beside {path}")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
