@@ -34,11 +34,9 @@ from generator.lint.cache import RenderCache, Rendered
 from generator.lint.document import FileResult
 from generator.lint.files import LintRun
 from generator.load.discover import SpecFile
-from generator.model.document import Document
 from generator.output.plan import (
     COLLISION,
     REFUSED,
-    At,
     Change,
     Output,
     Plan,
@@ -47,6 +45,17 @@ from generator.output.plan import (
     diff,
     display,
     plan_outputs,
+)
+from generator.output.rendered import (
+    Pending,
+    cache_context,
+    digests_of,
+    in_sync,
+    prepare,
+    render_files,
+    served,
+    span_at,
+    unloadable,
 )
 from generator.output.sources import Sources
 from generator.targets import (
@@ -163,97 +172,7 @@ def resolve_targets(
     return resolved
 
 
-def span_at(document: Document, key: str) -> At:
-    """Where a top-level front matter value stands: the position findings point at."""
-    span = document.span((key,))
-    start = document.source.position(span.start)
-    return (*start, *document.source.position(max(span.end, span.start + 1)))
-
-
-def _cache_context(targets: Sequence[Target], settings: Config) -> str:
-    """What besides the document decides the rendered bytes: the targets and their settings
-    (``[tool.statedoc.sql]``; the output folder, which the test modules import from)."""
-    out = settings.out.resolve()
-    try:
-        package = out.relative_to(settings.root.resolve()).as_posix()
-    except ValueError:
-        package = "/" + out.name
-    names = ",".join(f"{t.name}:{getattr(t, 'folder', '')}" for t in targets)
-    return f"{names}\0{settings.sql!r}\0{package}"
-
-
-def _render(
-    targets: Sequence[Target], document: Document, settings: Config
-) -> dict[str, dict[str, str]]:
-    return {
-        target.name: {
-            path: data.decode("utf-8") for path, data in target.files(document, settings).items()
-        }
-        for target in targets
-    }
-
-
-def _in_sync(document: Document) -> bool:
-    """Whether ``diagram --write`` would leave the document as it is (cached with its
-    renderings, so a no-op ``build``/``check`` need not parse it to know)."""
-    from generator.diagram.sync import plan
-
-    edit = plan(document)
-    return edit.new is None and edit.refused is None
-
-
-@dataclass
-class _Doc:
-    """A document to generate: its module parts and ``id`` position, and its files when the
-    render cache served them (``files`` None: render ``sources``' parsed document)."""
-
-    spec_file: SpecFile
-    result: FileResult
-    parts: tuple[str, str, str]
-    at: At
-    key: str = ""
-    files: dict[str, dict[str, str]] | None = None
-
-
-def _unloadable(path: str, sources: Sources) -> Problem:
-    from generator.output.sources import CHANGED
-
-    why = (
-        CHANGED
-        if path in sources.changed
-        else "the front matter did not load far enough to build a model (see `statedoc lint`)"
-    )
-    return Problem(path, 1, 1, f"refused: {why}", REFUSED)
-
-
-def _prepare(
-    candidates: Sequence[tuple[SpecFile, FileResult]],
-    sources: Sources,
-    cache: RenderCache | None,
-    context: str,
-) -> tuple[list[_Doc], list[Problem]]:
-    """Each clean document from the render cache (same bytes, path, context and code), else
-    parsed (when the lint run served it from the lint cache) for rendering."""
-    docs: list[_Doc] = []
-    problems: list[Problem] = []
-    for spec_file, result in candidates:
-        key = ""
-        if cache is not None:
-            sha = sources.sha256(result)
-            key = "" if sha is None else cache.key(sha, spec_file.relative)
-            entry = cache.get(key) if key else None
-            if entry is not None and entry.context == context:
-                docs.append(_Doc(spec_file, result, entry.parts, entry.at, key, entry.files))
-                continue
-        document = sources.document(result)
-        if document is None:
-            problems.append(_unloadable(result.path, sources))
-            continue
-        docs.append(_Doc(spec_file, result, module_parts(document), span_at(document, "id"), key))
-    return docs, problems
-
-
-def _collision(doc: _Doc, claimants: list[_Doc], sources: Sources) -> Problem:
+def _collision(doc: Pending, claimants: list[Pending], sources: Sources) -> Problem:
     rest = [d.spec_file.display for d in claimants if d is not doc]
     # Name a few: a message per document listing all others grows quadratically.
     others = ", ".join(rest[:3]) + (f" and {len(rest) - 3} more" if len(rest) > 3 else "")
@@ -279,21 +198,24 @@ def expected_outputs(
     targets: Sequence[Target],
     cache: RenderCache | None = None,
     sources: Sources | None = None,
+    folders: dict[str, Path | None] | None = None,
 ) -> tuple[dict[str, list[Output]], list[Problem], list[str]]:
     """Render every clean document (a lint result and its file) for every target; returns
     the outputs by root (``"out"``, ``"tests"``), the refusals and the documents generated.
 
     ``settings.out`` is the output folder (its name goes into the package files); ``cache``
     serves renderings of documents rendered before (same bytes, path, targets and code);
-    ``sources`` parses the documents the lint run did not keep.
+    ``sources`` parses the documents the lint run did not keep; ``folders`` (root name ->
+    folder) is where a cached rendering's files are read back (compared by SHA-256).
     """
+    folders = folders or {"out": settings.out}
     if sources is None:
         from generator.lint.files import settings_for
 
         sources = Sources([f for f, _ in candidates], settings_for(settings))
-    context = _cache_context(targets, settings) if cache is not None else ""
-    docs, problems = _prepare(candidates, sources, cache, context)
-    claims: dict[str, list[_Doc]] = {}
+    context = cache_context(targets, settings) if cache is not None else ""
+    docs, problems = prepare(candidates, sources, cache, context)
+    claims: dict[str, list[Pending]] = {}
     for doc in docs:
         claims.setdefault("/".join(doc.parts).casefold(), []).append(doc)
     roots = {target.name: target_root(target) for target in targets}
@@ -305,24 +227,28 @@ def expected_outputs(
             problems.extend(_collision(doc, claimants, sources) for doc in claimants)
             continue
         doc = claimants[0]
-        rendered = doc.files
+        rendered = None if doc.files is None else served(doc.files, roots, folders)
         if rendered is None:
             document = sources.document(doc.result)
-            assert document is not None  # _prepare parsed it
+            if document is None:
+                problems.append(unloadable(doc.spec_file.display, sources))
+                continue
             try:
-                rendered = _render(targets, document, settings)
+                rendered = render_files(targets, document, settings)
             except (RenderError, ValueError) as exc:  # a target's refusal (SqlError: ValueError)
                 problems.append(Problem(doc.spec_file.display, 1, 1, f"refused: {exc}", REFUSED))
                 continue
             if cache is not None and doc.key:
-                entry = Rendered(doc.parts, doc.at, _in_sync(document), context, rendered)
+                entry = Rendered(
+                    doc.parts, doc.at, in_sync(document), context, digests_of(rendered)
+                )
                 cache.put(doc.key, entry)
         for target_name, files in rendered.items():
-            for relative, text in files.items():
+            for relative, data in files.items():
                 outputs[roots[target_name]].append(
                     Output(
                         relative,
-                        text.encode("utf-8"),
+                        data,
                         doc.spec_file.display,
                         doc.at,
                         create_only=target_name in create_only,
@@ -442,12 +368,14 @@ def generate(
         if not run.clean(result.path):
             blocked.append(result.path)
         elif result.path not in by_display:
-            unreadable.append(_unloadable(result.path, sources))
+            unreadable.append(unloadable(result.path, sources))
         else:
             candidates.append((by_display[result.path], result))
-    outputs, problems, generated = expected_outputs(candidates, settings, chosen, cache, sources)
+    folders: dict[str, Path | None] = {"out": out, "tests": tests}
+    outputs, problems, generated = expected_outputs(
+        candidates, settings, chosen, cache, sources, folders
+    )
     complete = not blocked and not unreadable and not problems
-    folders = {"out": out, "tests": tests}
     plans: dict[str, Plan] = {}
     for root, listed in outputs.items():
         folder = folders[root]
