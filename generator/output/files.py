@@ -118,47 +118,51 @@ def replace_file(path: Path, data: bytes, *, durable: bool = True) -> None:
 def _temp_file(path: Path, data: bytes, *, durable: bool) -> str:
     """``data`` in a new temp file beside ``path``, with ``path``'s permissions (0644 for a
     new file); returns its name."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sweep_orphans(path.parent)
     mode = None
-    with contextlib.suppress(FileNotFoundError):
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
         mode = path.stat().st_mode & 0o7777
-    import tempfile  # here: it pulls shutil, random, bz2 and lzma into every lint start-up
-
-    fd, tmp = tempfile.mkstemp(
-        prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent
-    )
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.chmod(tmp, mode if mode is not None else 0o644)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    return tmp
+    return _new_temp(path, data, mode=0o644 if mode is None else mode, durable=durable)
 
 
 def _private_temp(path: Path, data: bytes) -> str:
-    """A cache entry's temp file (mode 0600, no fsync): the cheap path of
-    :func:`_temp_file`, named like it so that a killed run's orphan is swept."""
+    """A cache entry's temp file: private to the user (0600), no fsync."""
+    return _new_temp(path, data, mode=None, durable=False)
+
+
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _new_temp(path: Path, data: bytes, *, mode: int | None, durable: bool) -> str:
+    """A new temp file named ``.<name>.<pid>.<8 random>.tmp`` beside ``path`` (the name the
+    orphan sweep knows), created 0600 and then given ``mode``; the folder is created when
+    missing. No ``tempfile``: it costs more than the write of a small file."""
     sweep_orphans(path.parent)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    folder = os.fspath(path.parent)
     for _ in range(100):
-        tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        tmp = os.path.join(folder, f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
-            fd = os.open(tmp, flags, 0o600)
+            fd = os.open(tmp, _FLAGS, 0o600)
         except FileExistsError:
             continue
+        except FileNotFoundError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, _FLAGS, 0o600)
         break
     else:  # pragma: no cover - 100 collisions of 32 random bits
         raise FileExistsError(f"no free temp name beside {path}")
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if mode is not None and mode != 0o600 and hasattr(os, "fchmod"):
+                os.fchmod(fd, mode)
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        if mode is not None and mode != 0o600 and not hasattr(os, "fchmod"):  # Windows
+            os.chmod(tmp, mode)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
