@@ -97,6 +97,7 @@ def _ignore(folder: Path) -> None:
         return
     gitignore = folder / ".gitignore"
     if not gitignore.exists():
+        folder.mkdir(parents=True, exist_ok=True)
         gitignore.write_text("# created by statedoc\n*\n", encoding="utf-8")
     _IGNORED.add(folder)
 
@@ -221,8 +222,7 @@ class Cache:
         }
         target = self._path(key)
         with contextlib.suppress(OSError):  # a read-only checkout still lints
-            target.parent.mkdir(parents=True, exist_ok=True)
-            _ignore(self.folder.parent)
+            _ignore(self.folder.parent)  # the entry's folder is made with its first file
             data = self.keyed.seal(
                 key, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
             )
@@ -260,6 +260,11 @@ class RenderCache:
         self._project = (root / "pyproject.toml").is_file()
         self._read: dict[str, Rendered | None] = {}  # the diagram and generate steps share
 
+    def _path(self, key: str) -> Path:
+        """Sharded by the key's first two characters, as the lint cache: one flat folder of
+        thousands of entries makes every new file slower to create."""
+        return self.folder / key[:2] / f"{key[2:]}.json"
+
     def key(self, document_sha256: str, relative: str) -> str:
         text = f"{self.salt}\0{document_sha256}\0{relative}"
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -273,7 +278,7 @@ class RenderCache:
 
     def _load(self, key: str) -> Rendered | None:
         try:
-            body = self.keyed.open(key, _read_entry(self.folder / f"{key}.json"))
+            body = self.keyed.open(key, _read_entry(self._path(key)))
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8"))
@@ -297,10 +302,15 @@ class RenderCache:
         if not self._project:
             return  # never create a cache in a folder that is not a project
         with contextlib.suppress(OSError):
-            self.folder.mkdir(parents=True, exist_ok=True)
             _ignore(self.folder.parent.parent)
-            body = json.dumps(asdict(entry)).encode("utf-8")
-            data = self.keyed.seal(key, body)
+            raw = {
+                "parts": entry.parts,
+                "at": entry.at,
+                "diagram": entry.diagram,
+                "context": entry.context,
+                "files": entry.files,
+            }
+            data = self.keyed.seal(key, json.dumps(raw).encode("utf-8"))
             if data is not None:
-                replace_file(self.folder / f"{key}.json", data, durable=False)
+                replace_file(self._path(key), data, durable=False)
                 self._read[key] = entry

@@ -48,7 +48,7 @@ def warm(repo: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, bytes]:
     """Build twice (fills both caches); the tree as built."""
     assert run_cli(capsys, "build", "-q")[0] == 0
     assert run_cli(capsys, "build", "-q")[0] == 0
-    assert list((repo / FOLDER).rglob("render/*.json"))
+    assert list((repo / FOLDER).rglob("render/*/*.json"))
     return tree(repo / "generated")
 
 
@@ -119,8 +119,8 @@ def _poison(repo: Path) -> None:
     import hashlib
 
     cache = RenderCache(repo)
-    for path in cache.folder.glob("*.json"):
-        key = path.stem
+    for path in cache.folder.glob("*/*.json"):
+        key = path.parent.name + path.stem
         body = cache.keyed.open(key, path.read_bytes())
         assert body is not None
         raw = json.loads(body)
