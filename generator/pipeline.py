@@ -91,7 +91,7 @@ def sync_diagrams(
 
 def _diagram_run(workspace: Workspace, run: LintRun, loaded: Sources) -> LintRun:
     from generator.lint.files import LintRun
-    from generator.output.diagrams import blocking
+    from generator.output.diagrams import REPAIRS, blocking
 
     cache = workspace.render_cache()
     kept = []
@@ -103,7 +103,7 @@ def _diagram_run(workspace: Workspace, run: LintRun, loaded: Sources) -> LintRun
                 entry = cache.get(cache.key(sha, spec.relative))
                 if entry is not None and entry.diagram:
                     continue  # the same bytes were in sync: nothing to check or write
-            loaded.document(result)
+            loaded.document(result, tolerate=REPAIRS)
         kept.append(result)
     return LintRun(kept, run.findings)
 

@@ -14,8 +14,9 @@ generated; it is reported as changed instead.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
+from generator.findings import Severity
 from generator.lint.document import FileResult
 from generator.lint.files import Settings, lint_data
 from generator.load.discover import SpecFile
@@ -66,17 +67,22 @@ class Sources:
         self._data[result.path] = data
         return data
 
-    def document(self, result: FileResult) -> Document | None:
-        """The parsed document of a result that linted clean (parsed now when the lint run
-        served it from its cache); None if the file cannot be read or no longer lints clean
-        (then listed in :attr:`changed`)."""
+    def document(self, result: FileResult, tolerate: Collection[str] = ()) -> Document | None:
+        """The parsed document of a result that linted clean but for ``tolerate`` (error codes
+        the caller repairs itself; parsed now when the lint run served it from its cache);
+        None if the file cannot be read or now has another error (then in :attr:`changed`)."""
         if result.document is not None:
             return result.document
         if self.sha256(result) is None or result.path not in self._data:
             return None
         spec = self.files[result.path]
         run = lint_data(spec, self._data.pop(result.path), self.settings)
-        if not run.clean(spec.display) or run.results[0].document is None:
+        errors = [
+            f
+            for f in run.findings
+            if f.severity is Severity.ERROR and f.code not in tolerate and f.path == spec.display
+        ]
+        if errors or run.results[0].document is None:
             self.changed.add(result.path)
             return None
         fresh = run.results[0]
