@@ -20,15 +20,22 @@ if TYPE_CHECKING:
     from generator.lint.progress import Progress
     from generator.load.discover import SpecFile
     from generator.output.diagrams import DiagramOutcome
+    from generator.output.sources import Sources
     from generator.output.tree import GenerateOutcome
 
 
 def lint(
-    workspace: Workspace, *, keep_documents: bool = True, progress: Progress | None = None
+    workspace: Workspace,
+    *,
+    keep_documents: bool = True,
+    reuse: bool = False,
+    progress: Progress | None = None,
 ) -> LintRun:
     """Lint the workspace's documents (``keep_documents``: keep each parsed document, as the
-    later steps need, which bypasses the cache and worker processes), plus SD207 against
-    ``options.against``."""
+    later steps need, which bypasses the cache and worker processes; ``reuse``: still serve
+    unchanged documents from the cache, without their document, for :func:`sync_diagrams`
+    and :func:`generate`, which load what their render cache cannot serve), plus SD207
+    against ``options.against``."""
     from generator.lint.files import LintRun, lint_files
 
     if not workspace.files or workspace.settings is None:
@@ -37,8 +44,9 @@ def lint(
         workspace.files,
         workspace.settings,
         jobs=workspace.jobs(),
-        cache=workspace.lint_cache(keep_documents=keep_documents),
+        cache=workspace.lint_cache(keep_documents=keep_documents, reuse=reuse),
         keep_documents=keep_documents,
+        reuse=reuse,
         progress=progress,
     )
     against = workspace.options.against
@@ -55,13 +63,49 @@ def lint(
     return run
 
 
+def sources(workspace: Workspace) -> Sources:
+    """The bytes and documents of one lint run's files (a new one after each lint)."""
+    from generator.lint.files import settings_for
+    from generator.output.sources import Sources
+
+    return Sources(workspace.files, workspace.settings or settings_for(workspace.config))
+
+
 def sync_diagrams(
-    workspace: Workspace, run: LintRun, *, write: bool, force: bool = False
+    workspace: Workspace,
+    run: LintRun,
+    *,
+    write: bool,
+    force: bool = False,
+    loaded: Sources | None = None,
 ) -> DiagramOutcome:
-    """Redraw (``write``) or check each document's Mermaid block."""
+    """Redraw (``write``) or check each document's Mermaid block; documents the lint run did
+    not keep are skipped when the render cache knows their block is in sync, else parsed
+    (``loaded``: the run's :func:`sources`)."""
     from generator.output.diagrams import sync_diagrams as sync
 
+    if any(result.document is None for result in run.results):
+        run = _diagram_run(workspace, run, loaded or sources(workspace))
     return sync(run, workspace.paths, write=write, force=force)
+
+
+def _diagram_run(workspace: Workspace, run: LintRun, loaded: Sources) -> LintRun:
+    from generator.lint.files import LintRun
+    from generator.output.diagrams import REPAIRS, blocking
+
+    cache = workspace.render_cache()
+    kept = []
+    for result in run.results:
+        if result.document is None and not blocking(run, result.path):
+            sha = loaded.sha256(result)
+            spec = loaded.files.get(result.path)
+            if cache is not None and sha is not None and spec is not None:
+                entry = cache.get(cache.key(sha, spec.relative))
+                if entry is not None and entry.diagram:
+                    continue  # the same bytes were in sync: nothing to check or write
+            loaded.document(result, tolerate=REPAIRS)
+        kept.append(result)
+    return LintRun(kept, run.findings)
 
 
 def generate(
@@ -72,6 +116,7 @@ def generate(
     check: bool = False,
     tests: Path | None = None,
     targets: Sequence[str] | None = None,
+    loaded: Sources | None = None,
 ) -> GenerateOutcome:
     """Generate the clean documents of ``run`` for the chosen targets (stale files are only
     looked for when the workspace is the whole configured set)."""
@@ -87,6 +132,7 @@ def generate(
         cache=workspace.render_cache(),
         tests=tests,
         targets=targets,
+        sources=loaded or sources(workspace),
     )
 
 
@@ -118,11 +164,13 @@ def build(workspace: Workspace, *, force: bool = False) -> BuildOutcome:
     from generator.output.tree import check_roots
 
     check_roots(workspace.config.out, workspace.config)
-    run = lint(workspace)
-    diagrams = sync_diagrams(workspace, run, write=True, force=force)
+    run = lint(workspace, reuse=True)
+    loaded = sources(workspace)
+    diagrams = sync_diagrams(workspace, run, write=True, force=force, loaded=loaded)
     if diagrams.written:
-        run = lint(workspace)
-    outputs = generate(workspace, run)
+        run = lint(workspace, reuse=True)
+        loaded = sources(workspace)
+    outputs = generate(workspace, run, loaded=loaded)
     return BuildOutcome(run, diagrams, outputs, workspace.files, list(outputs.plan.notes))
 
 
@@ -132,9 +180,12 @@ def check(workspace: Workspace) -> BuildOutcome:
     Generated files are checked against the documents as ``build`` would leave them: a
     document whose diagram ``build`` would redraw is linted again from the redrawn bytes (in
     memory), so every diff ``check`` shows is the change ``build`` makes."""
-    run = lint(workspace)
-    diagrams = sync_diagrams(workspace, run, write=False)
-    outputs = generate(workspace, _as_redrawn(workspace, run, diagrams), check=True)
+    run = lint(workspace, reuse=True)
+    loaded = sources(workspace)
+    diagrams = sync_diagrams(workspace, run, write=False, loaded=loaded)
+    redrawn = _as_redrawn(workspace, run, diagrams)
+    # Redrawn documents have other bytes than the ones ``loaded`` hashed: fresh sources.
+    outputs = generate(workspace, redrawn, check=True, loaded=loaded if redrawn is run else None)
     return BuildOutcome(run, diagrams, outputs, workspace.files, list(outputs.plan.notes))
 
 

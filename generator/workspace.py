@@ -41,6 +41,7 @@ class Workspace:
     options: Options
     files: list[SpecFile] = field(default_factory=list)
     settings: Settings | None = None
+    _render_cache: RenderCache | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def open(
@@ -87,21 +88,27 @@ class Workspace:
 
         return self.options.jobs if self.options.jobs > 0 else default_jobs()
 
-    def lint_cache(self, *, keep_documents: bool) -> Cache | None:
+    def lint_cache(self, *, keep_documents: bool, reuse: bool = False) -> Cache | None:
         """The lint cache: next to a project's config, never where there is none, and not
-        when documents are kept (generation needs them parsed)."""
-        if not self.options.use_cache or keep_documents or self.config.source is None:
+        when documents are kept (unless ``reuse``: the steps after lint load the documents
+        their caches cannot serve, :mod:`generator.output.sources`)."""
+        if not self.options.use_cache or self.config.source is None:
+            return None
+        if keep_documents and not reuse:
             return None
         from generator.lint.cache import Cache
 
         return Cache(self.config.root, max_file_size=self.config.max_file_size)
 
     def render_cache(self) -> RenderCache | None:
+        """The render cache (one per workspace: the steps of a run share what it read)."""
         if not self.options.use_cache:
             return None
-        from generator.lint.cache import RenderCache
+        if self._render_cache is None:
+            from generator.lint.cache import RenderCache
 
-        return RenderCache(self.config.root)
+            self._render_cache = RenderCache(self.config.root)
+        return self._render_cache
 
 
 def codes(text: str) -> tuple[str, ...]:

@@ -29,7 +29,7 @@ from generator.findings import Finding
 from generator.lint.document import SpecFacts
 from generator.load.source import read_bounded
 from generator.output.files import replace_file
-from generator.records import asdict
+from generator.records import asdict, dataclass
 
 FOLDER = ".statedoc_cache"
 _LAYOUT = "v2"
@@ -87,11 +87,19 @@ def fingerprinted_files() -> list[Path]:
     return [p for p in sorted(_PACKAGE.rglob("*")) if p.suffix in (".py", ".json", ".j2")]
 
 
+_IGNORED: set[Path] = set()
+
+
 def _ignore(folder: Path) -> None:
-    """Keep the cache out of git without asking the user to edit .gitignore."""
+    """Keep the cache out of git without asking the user to edit .gitignore (looked at once
+    per folder and process)."""
+    if folder in _IGNORED:
+        return
     gitignore = folder / ".gitignore"
     if not gitignore.exists():
+        folder.mkdir(parents=True, exist_ok=True)
         gitignore.write_text("# created by statedoc\n*\n", encoding="utf-8")
+    _IGNORED.add(folder)
 
 
 def _read_secret(path: Path) -> bytes | None:
@@ -214,8 +222,7 @@ class Cache:
         }
         target = self._path(key)
         with contextlib.suppress(OSError):  # a read-only checkout still lints
-            target.parent.mkdir(parents=True, exist_ok=True)
-            _ignore(self.folder.parent)
+            _ignore(self.folder.parent)  # the entry's folder is made with its first file
             data = self.keyed.seal(
                 key, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
             )
@@ -223,44 +230,87 @@ class Cache:
                 replace_file(target, data, durable=False)
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """What the render cache knows about one document (by its bytes and path): its module
+    parts, where its ``id`` stands, whether its Mermaid block is in sync with its front matter
+    (a fact of the bytes alone), and its files per target as rendered under ``context`` (the
+    targets and their settings; ``files`` serve only a run with the same context)."""
+
+    parts: tuple[str, str, str]
+    at: tuple[int, int, int, int]
+    diagram: bool
+    context: str
+    files: dict[str, dict[str, str]]
+
+
 class RenderCache:
-    """Rendered files by what they are rendered from: the document's SHA-256, its
-    config-relative path, the module name, the targets and their settings (``context``: the
-    target names, ``[tool.statedoc.sql]``, the output folder's package path) and statedoc's
-    own code. A no-op ``generate`` then compares cached bytes with the tree instead of
-    rendering every template again."""
+    """Rendered files by what they are rendered from: the document's SHA-256 and its
+    config-relative path (the key), statedoc's own code (the salt), and the targets and their
+    settings (``context``: the target names, ``[tool.statedoc.sql]``, the output folder's
+    package path; stored in the entry and compared on use). A no-op ``generate``/``build``/
+    ``check`` then compares cached bytes with the tree instead of parsing and rendering
+    every document again; one entry per document and path, replaced when the context
+    changes."""
 
     def __init__(self, root: Path) -> None:
         self.folder = root / FOLDER / _LAYOUT / "render"
         self.salt = code_fingerprint()
         self.keyed = _Keyed(self.folder.parent)
+        self._project = (root / "pyproject.toml").is_file()
+        self._read: dict[str, Rendered | None] = {}  # the diagram and generate steps share
 
-    def key(self, document_sha256: str, relative: str, module: str, context: str = "") -> str:
-        text = f"{self.salt}\0{document_sha256}\0{relative}\0{module}\0{context}"
+    def _path(self, key: str) -> Path:
+        """Sharded by the key's first two characters, as the lint cache: one flat folder of
+        thousands of entries makes every new file slower to create."""
+        return self.folder / key[:2] / f"{key[2:]}.json"
+
+    def key(self, document_sha256: str, relative: str) -> str:
+        text = f"{self.salt}\0{document_sha256}\0{relative}"
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def get(self, key: str) -> dict[str, dict[str, str]] | None:
-        """Target name -> relative path -> text, as :meth:`put` stored it."""
+    def get(self, key: str) -> Rendered | None:
+        """The entry :meth:`put` stored under ``key``; a missing, corrupt or forged one is
+        None. Read once per instance (keys name content, so an entry never changes)."""
+        if key not in self._read:
+            self._read[key] = self._load(key)
+        return self._read[key]
+
+    def _load(self, key: str) -> Rendered | None:
         try:
-            body = self.keyed.open(key, _read_entry(self.folder / f"{key}.json"))
+            body = self.keyed.open(key, _read_entry(self._path(key)))
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8"))
-            return {
+            area, module, name = (str(part) for part in raw["parts"])
+            line, column, end_line, end_column = (int(n) for n in raw["at"])
+            files = {
                 str(target): {str(path): str(text) for path, text in files.items()}
                 for target, files in raw["files"].items()
             }
+            return Rendered(
+                (area, module, name),
+                (line, column, end_line, end_column),
+                raw["diagram"] is True,
+                str(raw["context"]),
+                files,
+            )
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def put(self, key: str, files: dict[str, dict[str, str]]) -> None:
-        project = self.folder.parent.parent.parent
-        if not (project / "pyproject.toml").is_file():
+    def put(self, key: str, entry: Rendered) -> None:
+        if not self._project:
             return  # never create a cache in a folder that is not a project
         with contextlib.suppress(OSError):
-            self.folder.mkdir(parents=True, exist_ok=True)
             _ignore(self.folder.parent.parent)
-            body = json.dumps({"files": files}).encode("utf-8")
-            data = self.keyed.seal(key, body)
+            raw = {
+                "parts": entry.parts,
+                "at": entry.at,
+                "diagram": entry.diagram,
+                "context": entry.context,
+                "files": entry.files,
+            }
+            data = self.keyed.seal(key, json.dumps(raw).encode("utf-8"))
             if data is not None:
-                replace_file(self.folder / f"{key}.json", data, durable=False)
+                replace_file(self._path(key), data, durable=False)
+                self._read[key] = entry

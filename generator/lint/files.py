@@ -203,16 +203,19 @@ def lint_files(
     jobs: int = 1,
     cache: Cache | None = None,
     keep_documents: bool = False,
+    reuse: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> LintRun:
     """Lint ``files`` together (SD204 looks across them), keeping every file's result.
 
     ``keep_documents`` (for generation) lints in this process without the cache, so every
-    clean file comes back with its parsed :class:`~generator.model.document.Document`.
+    clean file comes back with its parsed :class:`~generator.model.document.Document`;
+    with ``reuse`` too the cache still serves unchanged files, without their document (the
+    steps after lint load one only when their own caches cannot serve it).
     ``progress`` is called with the number of files just finished. ``statedoc lint`` itself
     uses :func:`stream_files`, which keeps nothing per file.
     """
-    if keep_documents:
+    if keep_documents and not reuse:
         cache = None
     results: list[FileResult] = []
     findings: list[Finding] = []

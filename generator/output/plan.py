@@ -42,6 +42,7 @@ from generator.templating import has_header
 
 if TYPE_CHECKING:
     from generator.model.document import Document
+    from generator.output.files import Batch
 
 __all__ = [  # ``display`` too: callers name paths as the plan's findings do
     "Action",
@@ -395,6 +396,23 @@ def apply_plan(plan: Plan, *, force: bool = False) -> tuple[int, int]:
     file just before it is touched; a file that cannot be written or deleted becomes a
     problem of the plan (SD408), and the other changes still happen. ``force``: also edit
     documents whose file is read-only."""
+    from generator.output.files import Batch  # lazy: planning alone never writes
+
+    batch = Batch()  # one flush for every file written (output/files.py)
+    try:
+        written, deleted = _apply(plan, batch, force)
+    except BaseException:
+        batch.abort()
+        raise
+    for path, exc in batch.commit():
+        written -= 1
+        plan.problems.append(
+            Problem(display(path), 1, 1, f"cannot write: {_reason(exc)}", WRITE_FAILED)
+        )
+    return written, deleted
+
+
+def _apply(plan: Plan, batch: Batch, force: bool) -> tuple[int, int]:
     written = deleted = 0
     for change in plan.changes:
         if change.edit is not None:
@@ -415,7 +433,7 @@ def apply_plan(plan: Plan, *, force: bool = False) -> tuple[int, int]:
                     # its diff) did not show.
                     what = "appeared" if change.old is None else "changed"
                     raise FileExistsError(f"{display(path)} {what} while generating")
-                if _write(path, change.new):
+                if batch.write(path, change.new):
                     written += 1
             elif inside(path, os.path.realpath(plan.out)) and ours(path):
                 path.unlink()

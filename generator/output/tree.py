@@ -30,14 +30,13 @@ from pathlib import Path
 
 from generator.config import Config, ConfigError
 from generator.findings import Finding
-from generator.lint.cache import RenderCache
+from generator.lint.cache import RenderCache, Rendered
+from generator.lint.document import FileResult
 from generator.lint.files import LintRun
 from generator.load.discover import SpecFile
-from generator.model.document import Document
 from generator.output.plan import (
     COLLISION,
     REFUSED,
-    At,
     Change,
     Output,
     Plan,
@@ -47,11 +46,22 @@ from generator.output.plan import (
     display,
     plan_outputs,
 )
+from generator.output.rendered import (
+    Pending,
+    cache_context,
+    digests_of,
+    in_sync,
+    prepare,
+    render_files,
+    served,
+    span_at,
+    unloadable,
+)
+from generator.output.sources import Sources
 from generator.targets import (
     DEFAULT_TARGETS,
     PackageFiles,
     Target,
-    document_sha256,
     get_target,
     module_parts,
     target_root,
@@ -162,110 +172,89 @@ def resolve_targets(
     return resolved
 
 
-def span_at(document: Document, key: str) -> At:
-    """Where a top-level front matter value stands: the position findings point at."""
-    span = document.span((key,))
-    start = document.source.position(span.start)
-    return (*start, *document.source.position(max(span.end, span.start + 1)))
-
-
-def _cache_context(targets: Sequence[Target], settings: Config) -> str:
-    """What besides the document decides the rendered bytes: the targets and their settings
-    (``[tool.statedoc.sql]``; the output folder, which the test modules import from)."""
-    out = settings.out.resolve()
-    try:
-        package = out.relative_to(settings.root.resolve()).as_posix()
-    except ValueError:
-        package = "/" + out.name
-    names = ",".join(f"{t.name}:{getattr(t, 'folder', '')}" for t in targets)
-    return f"{names}\0{settings.sql!r}\0{package}"
-
-
-def _render(
-    targets: Sequence[Target], document: Document, settings: Config
-) -> dict[str, dict[str, str]]:
-    return {
-        target.name: {
-            path: data.decode("utf-8") for path, data in target.files(document, settings).items()
-        }
-        for target in targets
-    }
+def _collision(doc: Pending, claimants: list[Pending], sources: Sources) -> Problem:
+    rest = [d.spec_file.display for d in claimants if d is not doc]
+    # Name a few: a message per document listing all others grows quadratically.
+    others = ", ".join(rest[:3]) + (f" and {len(rest) - 3} more" if len(rest) > 3 else "")
+    area, module, name = doc.parts
+    document = sources.document(doc.result)
+    line, column, end_line, end_column = (
+        span_at(document, "title") if document is not None else (1, 1, 1, 1)
+    )
+    return Problem(
+        doc.spec_file.display,
+        line,
+        column,
+        f"refused: the module {area}/{module}/{name}.py would also be "
+        f"written for {others}; give the documents distinct titles",
+        COLLISION,
+        (end_line, end_column),
+    )
 
 
 def expected_outputs(
-    documents: Sequence[tuple[SpecFile, Document]],
+    candidates: Sequence[tuple[SpecFile, FileResult]],
     settings: Config,
     targets: Sequence[Target],
     cache: RenderCache | None = None,
+    sources: Sources | None = None,
+    folders: dict[str, Path | None] | None = None,
 ) -> tuple[dict[str, list[Output]], list[Problem], list[str]]:
-    """Render every document for every target; returns the outputs by root (``"out"``,
-    ``"tests"``), the refusals and the documents generated.
+    """Render every clean document (a lint result and its file) for every target; returns
+    the outputs by root (``"out"``, ``"tests"``), the refusals and the documents generated.
 
     ``settings.out`` is the output folder (its name goes into the package files); ``cache``
-    serves renderings of documents rendered before (same bytes, path, targets and code).
+    serves renderings of documents rendered before (same bytes, path, targets and code);
+    ``sources`` parses the documents the lint run did not keep; ``folders`` (root name ->
+    folder) is where a cached rendering's files are read back (compared by SHA-256).
     """
-    problems: list[Problem] = []
-    claims: dict[str, list[tuple[SpecFile, Document]]] = {}
-    for spec_file, document in documents:
-        area, module, name = module_parts(document)
-        claims.setdefault(f"{area}/{module}/{name}".casefold(), []).append((spec_file, document))
+    folders = folders or {"out": settings.out}
+    if sources is None:
+        from generator.lint.files import settings_for
+
+        sources = Sources([f for f, _ in candidates], settings_for(settings))
+    context = cache_context(targets, settings) if cache is not None else ""
+    docs, problems = prepare(candidates, sources, cache, context)
+    claims: dict[str, list[Pending]] = {}
+    for doc in docs:
+        claims.setdefault("/".join(doc.parts).casefold(), []).append(doc)
     roots = {target.name: target_root(target) for target in targets}
     create_only = {t.name for t in targets if getattr(t, "create_only", False)}
     outputs: dict[str, list[Output]] = {root: [] for root in roots.values()}
     generated: list[str] = []
-    context = _cache_context(targets, settings) if cache is not None else ""
     for claimants in claims.values():
         if len(claimants) > 1:
-            for spec_file, document in claimants:
-                rest = [f.display for f, _ in claimants if f is not spec_file]
-                # Name a few: a message per document listing all others grows quadratically.
-                others = ", ".join(rest[:3]) + (
-                    f" and {len(rest) - 3} more" if len(rest) > 3 else ""
-                )
-                area, module, name = module_parts(document)
-                line, column, end_line, end_column = span_at(document, "title")
-                problems.append(
-                    Problem(
-                        spec_file.display,
-                        line,
-                        column,
-                        f"refused: the module {area}/{module}/{name}.py would also be "
-                        f"written for {others}; give the documents distinct titles",
-                        COLLISION,
-                        (end_line, end_column),
-                    )
-                )
+            problems.extend(_collision(doc, claimants, sources) for doc in claimants)
             continue
-        spec_file, document = claimants[0]
-        name = module_parts(document)[2]
-        key = ""
-        rendered = None
-        if cache is not None:
-            key = cache.key(document_sha256(document.source), spec_file.relative, name, context)
-            rendered = cache.get(key)
-            if rendered is not None and set(rendered) != set(roots):
-                rendered = None
+        doc = claimants[0]
+        rendered = None if doc.files is None else served(doc.files, roots, folders)
         if rendered is None:
-            try:
-                rendered = _render(targets, document, settings)
-            except (RenderError, ValueError) as exc:  # a target's refusal (SqlError: ValueError)
-                problems.append(Problem(spec_file.display, 1, 1, f"refused: {exc}", REFUSED))
+            document = sources.document(doc.result)
+            if document is None:
+                problems.append(unloadable(doc.spec_file.display, sources))
                 continue
-            if cache is not None:
-                cache.put(key, rendered)
-        at = span_at(document, "id")
+            try:
+                rendered = render_files(targets, document, settings)
+            except (RenderError, ValueError) as exc:  # a target's refusal (SqlError: ValueError)
+                problems.append(Problem(doc.spec_file.display, 1, 1, f"refused: {exc}", REFUSED))
+                continue
+            if cache is not None and doc.key:
+                entry = Rendered(
+                    doc.parts, doc.at, in_sync(document), context, digests_of(rendered)
+                )
+                cache.put(doc.key, entry)
         for target_name, files in rendered.items():
-            for relative, text in files.items():
+            for relative, data in files.items():
                 outputs[roots[target_name]].append(
                     Output(
                         relative,
-                        text.encode("utf-8"),
-                        spec_file.display,
-                        at,
+                        data,
+                        doc.spec_file.display,
+                        doc.at,
                         create_only=target_name in create_only,
                     )
                 )
-        generated.append(spec_file.display)
+        generated.append(doc.spec_file.display)
     for target in targets:
         if isinstance(target, PackageFiles):
             root = roots[target.name]
@@ -348,11 +337,13 @@ def generate(
     cache: RenderCache | None = None,
     tests: Path | None = None,
     targets: Sequence[str] | None = None,
+    sources: Sources | None = None,
 ) -> GenerateOutcome:
     """Generate the documents of ``run`` that linted clean into ``out`` (default: config).
 
-    ``run`` must come from ``lint_files(..., keep_documents=True)`` (``lint_specs`` does
-    that by default): a result without its document cannot be generated and is refused.
+    ``run`` comes from ``lint_files(..., keep_documents=True)``; a clean result without its
+    document (served by the lint cache with ``reuse``) is served by the render ``cache`` or
+    parsed by ``sources`` (default: one over ``files``).
     ``files`` are the linted files (for their config-relative paths); ``prune`` asks for
     stale-file cleanup (each target's own files, in its own folder) and is only honoured
     when every document could be generated, so pass it only when ``files`` is the whole
@@ -366,28 +357,25 @@ def generate(
     chosen = resolve_targets(targets, config, tests=tests)
     settings = config if out == config.out else replace(config, out=out)
     by_display = {f.display: f for f in files}
-    documents: list[tuple[SpecFile, Document]] = []
+    if sources is None:
+        from generator.lint.files import settings_for
+
+        sources = Sources(files, settings_for(config))
+    candidates: list[tuple[SpecFile, FileResult]] = []
     blocked: list[str] = []
     unreadable: list[Problem] = []
     for result in run.results:
         if not run.clean(result.path):
             blocked.append(result.path)
-        elif result.document is None or result.path not in by_display:
-            unreadable.append(
-                Problem(
-                    result.path,
-                    1,
-                    1,
-                    "refused: the front matter did not load far enough to build a model "
-                    "(see `statedoc lint`)",
-                    REFUSED,
-                )
-            )
+        elif result.path not in by_display:
+            unreadable.append(unloadable(result.path, sources))
         else:
-            documents.append((by_display[result.path], result.document))
-    outputs, problems, generated = expected_outputs(documents, settings, chosen, cache)
+            candidates.append((by_display[result.path], result))
+    folders: dict[str, Path | None] = {"out": out, "tests": tests}
+    outputs, problems, generated = expected_outputs(
+        candidates, settings, chosen, cache, sources, folders
+    )
     complete = not blocked and not unreadable and not problems
-    folders = {"out": out, "tests": tests}
     plans: dict[str, Plan] = {}
     for root, listed in outputs.items():
         folder = folders[root]
@@ -410,10 +398,14 @@ def generate(
     if outcome.tests is not None:
         outcome.tests.fix = f"statedoc generate --tests {display(folders['tests'] or out)}"
     done = set(generated)
-    chosen_documents = [d for f, d in documents if f.display in done]
-    for target in chosen:
-        report = getattr(target, "findings", None)
-        if report is not None:
+    reports = [r for t in chosen if (r := getattr(t, "findings", None)) is not None]
+    if reports:  # findings about the whole set: every generated document parsed
+        chosen_documents = [
+            document
+            for _, result in candidates
+            if result.path in done and (document := sources.document(result)) is not None
+        ]
+        for report in reports:
             outcome.reported.extend(report(chosen_documents, settings))
     if not check:
         outcome.written, outcome.deleted = apply_plan(plan)

@@ -112,7 +112,7 @@ def test_render_cache_serves_identical_outputs(
     uncached = {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()}
     shutil.rmtree(tmp_path / "generated")
     assert main(["generate", "-q", "specs/f1", "specs/f2"]) == 0  # fills the render cache
-    renders = list((tmp_path / ".statedoc_cache").rglob("render/*.json"))
+    renders = list((tmp_path / ".statedoc_cache").rglob("render/*/*.json"))
     assert len(renders) == 2
     shutil.rmtree(tmp_path / "generated")
     renders[0].write_text("{broken")  # a corrupt entry is rendered again

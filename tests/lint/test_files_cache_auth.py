@@ -65,7 +65,7 @@ def test_a_forged_render_entry_never_reaches_generated(tmp_path: Path, keep_mac:
     root = _project(tmp_path, DOOR)
     assert _statedoc(root, "generate", "-q").returncode == 0
     outputs = {p: p.read_bytes() for p in (root / "generated").rglob("*.py")}
-    renders = _entries(root, "render/*.json")
+    renders = _entries(root, "render/*/*.json")
     assert renders
     for entry in renders:
         _forge(entry, {"module": EVIL}, keep_mac=keep_mac)

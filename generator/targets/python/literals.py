@@ -21,6 +21,9 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 #: Target width of generated lines. Below the project's ruff ``line-length`` (100) and equal
 #: to ruff's default (88), so a module also passes a stricter configuration.
@@ -120,9 +123,36 @@ def _render(value: object, indent: int, lead: int) -> str:
 SELF_CHECK = os.environ.get("STATEDOC_SELF_CHECK", "") == "1"
 
 
+#: The strings already written in the rendering under way (:func:`memo`): a spec repeats its
+#: state names and texts, and each literal costs a width walk over its text.
+_MEMO: ContextVar[dict[tuple[str, int, int], str] | None] = ContextVar("literals", default=None)
+
+
+@contextmanager
+def memo() -> Iterator[None]:
+    """Within the block (one module's rendering), each distinct string literal at each
+    position is built once."""
+    token = _MEMO.set({})
+    try:
+        yield
+    finally:
+        _MEMO.reset(token)
+
+
 def pyliteral(value: object, indent: int = 0, lead: int = 0) -> str:
     """A Python expression for ``value``, for a line indented ``indent`` columns on which
     ``lead`` columns of code precede the expression. Lists become tuples."""
+    table = _MEMO.get()
+    if table is None or type(value) is not str:
+        return _checked(value, indent, lead)
+    key = (value, indent, lead)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _checked(value, indent, lead)
+    return found
+
+
+def _checked(value: object, indent: int, lead: int) -> str:
     source = _render(value, indent, lead)
     if not SELF_CHECK:
         return source

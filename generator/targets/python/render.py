@@ -248,7 +248,8 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
         "module_doc": f"{spec.id}: {spec.title}\n\n{_MODULE_DOC}",
         "public": sorted(_PUBLIC + (_PUBLIC_EVENTS if events else ()), key=_all_order),
     }
-    return _render("module.py.j2", context, f"{module}.py")
+    with literals.memo():
+        return _render("module.py.j2", context, f"{module}.py")
 
 
 def render_package_init(package: str) -> str:

@@ -1,0 +1,90 @@
+"""The bytes and parsed documents of linted files, for the steps after lint.
+
+A lint run that reuses the lint cache (``lint_files(..., keep_documents=True, reuse=True)``)
+has no parsed document for the files the cache served. The diagram and generate steps first
+try the render cache (:class:`~generator.lint.cache.RenderCache`, keyed by the file's bytes and
+path); only what it cannot serve is parsed here, once, and kept on the lint result for the
+steps that follow. So a no-op ``build``/``check`` costs about a warm lint, and a document
+that changed is parsed like any other.
+
+A file read here is linted again before its document is used: should it have changed since
+the lint run (an editor saving while statedoc runs), a version with errors is never
+generated; it is reported as changed instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from generator.findings import Severity
+from generator.lint.document import FileResult
+from generator.lint.files import Settings, lint_data
+from generator.load.discover import SpecFile
+from generator.load.source import read_bounded
+from generator.model.document import Document
+
+#: The refusal for a file whose new bytes no longer lint clean.
+CHANGED = "the file changed while statedoc ran and no longer lints clean; run it again"
+
+
+class Sources:
+    """Bytes (read once) and documents (parsed once) of the linted files, by display path."""
+
+    def __init__(self, files: Sequence[SpecFile], settings: Settings) -> None:
+        self.files = {spec.display: spec for spec in files}
+        self.settings = settings
+        self._sha256: dict[str, str | None] = {}
+        self._data: dict[str, bytes] = {}
+        #: Display paths whose bytes changed since the lint run into ones with errors.
+        self.changed: set[str] = set()
+
+    def sha256(self, result: FileResult) -> str | None:
+        """SHA-256 of the file's bytes: those of its parsed document, else read now (None:
+        unreadable)."""
+        if result.path not in self._sha256:
+            import hashlib
+
+            data = self._bytes(result)
+            self._sha256[result.path] = None if data is None else hashlib.sha256(data).hexdigest()
+        return self._sha256[result.path]
+
+    def _bytes(self, result: FileResult) -> bytes | None:
+        if result.document is not None:
+            from generator.load.source import BOM
+
+            source = result.document.source
+            return ((BOM if source.had_bom else "") + source.text).encode("utf-8")
+        spec = self.files.get(result.path)
+        if spec is None or spec.error:
+            return None
+        limit = self.settings.max_file_size
+        try:
+            data, size = read_bounded(spec.path, limit)
+        except OSError:
+            return None
+        if size > limit:
+            return None
+        self._data[result.path] = data
+        return data
+
+    def document(self, result: FileResult, tolerate: Collection[str] = ()) -> Document | None:
+        """The parsed document of a result that linted clean but for ``tolerate`` (error codes
+        the caller repairs itself; parsed now when the lint run served it from its cache);
+        None if the file cannot be read or now has another error (then in :attr:`changed`)."""
+        if result.document is not None:
+            return result.document
+        if self.sha256(result) is None or result.path not in self._data:
+            return None
+        spec = self.files[result.path]
+        run = lint_data(spec, self._data.pop(result.path), self.settings)
+        errors = [
+            f
+            for f in run.findings
+            if f.severity is Severity.ERROR and f.code not in tolerate and f.path == spec.display
+        ]
+        if errors or run.results[0].document is None:
+            self.changed.add(result.path)
+            return None
+        fresh = run.results[0]
+        result.document, result.suppressions = fresh.document, fresh.suppressions
+        return result.document
