@@ -14,7 +14,6 @@ from targets.test_generate_support import (
     ROOT,
     SEED_MODULES,
     load_module,
-    make_project,
     run_cli,
     spec_text,
     tree,
@@ -42,14 +41,6 @@ EXPECTED_TREE = sorted(
         "platform/tenant_lifecycle/provisioning_attempt.mmd",
     ]
 )
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    make_project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("STATEDOC_FORMAT", raising=False)
-    return tmp_path
 
 
 def edit(path: Path, old: str, new: str) -> None:

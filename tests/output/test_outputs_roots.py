@@ -5,15 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from targets.test_generate_support import make_project, run_cli, tree
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    make_project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("STATEDOC_FORMAT", raising=False)
-    return tmp_path
+from targets.test_generate_support import run_cli, tree
 
 
 def test_an_out_nested_in_the_configured_out_is_a_usage_error(

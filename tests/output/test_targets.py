@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from targets.test_generate_support import PYPROJECT, SEED_MODULES, make_project, run_cli, tree
+from targets.test_generate_support import PYPROJECT, SEED_MODULES, run_cli, tree
 
 from generator.targets import REGISTRY, get_target
 
@@ -15,14 +15,6 @@ BINDINGS = (
     "\n[tool.statedoc.sql.bindings]\n"
     '"STATE-PFM-QRY-011" = {table = "data_export_deliveries", column = "status"}\n'
 )
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    make_project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("STATEDOC_FORMAT", raising=False)
-    return tmp_path
 
 
 def configure(repo: Path, targets: list[str], extra: str = "") -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from targets.test_generate_support import PYPROJECT, SEED_MODULES, make_project, run_cli, tree
+from targets.test_generate_support import PYPROJECT, SEED_MODULES, run_cli, tree
 
 import generator.lint.files as files_module
 from generator.lint import cache as cache_module
@@ -20,14 +20,6 @@ from generator.lint.cache import FOLDER, RenderCache
 QUERIES = "specs/platform/queries/workspace-export-delivery.md"
 QUERIES_PY = f"generated/{SEED_MODULES['queries']}.py"
 QUERIES_MMD = f"generated/{SEED_MODULES['queries']}.mmd"
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    make_project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("STATEDOC_FORMAT", raising=False)
-    return tmp_path
 
 
 @pytest.fixture
