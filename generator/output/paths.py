@@ -4,6 +4,7 @@ and how findings and diffs name paths (used by :mod:`generator.output.plan`)."""
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from generator.templating import has_header
@@ -30,22 +31,52 @@ def inside(path: Path | str, folder_real: str) -> bool:
     return real == folder_real or real.startswith(folder_real.rstrip(os.sep) + os.sep)
 
 
-def unsafe(out: Path, relative: str, out_real: str) -> str | None:
-    """Why writing ``out/relative`` is unsafe, or None."""
+def unsafe(out: Path, relative: str, folders: dict[str, str | None] | None = None) -> str | None:
+    """Why writing ``out/relative`` is unsafe, or None.
+
+    Every existing step below ``out`` is looked at with ``lstat``: a symlink, or a file where
+    a folder must be, is refused. With no ``..`` and no symlink below ``out`` the path cannot
+    lead outside it, so no ``realpath`` is needed. ``folders``
+    remembers the verdict on each folder already looked at (a plan writes many files into
+    the same few folders)."""
     parts = relative.split("/")
     if any(p in ("", ".", "..") or "\x00" in p or os.sep in p for p in parts) or (
         os.altsep and any(os.altsep in p for p in parts)
     ):
         return "not a plain relative path"
-    current = out
+    base = os.fspath(out)
+    current = base
     for index, part in enumerate(parts):
-        current = current / part
-        if current.is_symlink():
-            return f"{display(current)} is a symlink; statedoc does not write through symlinks"
-        if index < len(parts) - 1 and current.exists() and not current.is_dir():
-            return f"{display(current)} is a file, not a folder"
-    if not inside(current, out_real):
-        return "it resolves outside the output folder"
+        current = os.path.join(current, part)
+        last = index == len(parts) - 1
+        if not last and folders is not None and current in folders:
+            reason = folders[current]
+        else:
+            reason = _step(current, last)
+        if not last and folders is not None:
+            folders.setdefault(current, reason)
+        if reason is _MISSING:
+            break  # nothing below a missing step exists
+        if reason is not None:
+            return reason
+    return None
+
+
+_MISSING = "missing"
+
+
+def _step(path: str, last: bool) -> str | None:
+    """Why ``path`` (one step of an output path) is unsafe; :data:`_MISSING` if absent."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return _MISSING
+    except NotADirectoryError:
+        return _MISSING  # pragma: no cover - the step above was checked to be a folder
+    if stat.S_ISLNK(mode):
+        return f"{display(Path(path))} is a symlink; statedoc does not write through symlinks"
+    if not last and not stat.S_ISDIR(mode):
+        return f"{display(Path(path))} is a file, not a folder"
     return None
 
 

@@ -238,9 +238,10 @@ def plan_outputs(
         return plan
     out_real = os.path.realpath(out)
     expected: set[str] = set()
+    folders: dict[str, str | None] = {}  # unsafe()'s verdicts on the folders on the way
     for output in plan.outputs:
         expected.add(output.relative)
-        _plan_one(plan, output, out_real)
+        _plan_one(plan, output, folders)
     if prune:
         skip = {os.path.realpath(r) for r in other_roots} - {out_real}
         _find_stale(plan, expected, out_real, stale_candidate, skip, owns)
@@ -248,19 +249,15 @@ def plan_outputs(
     return plan
 
 
-def _plan_one(plan: Plan, output: Output, out_real: str) -> None:
+def _plan_one(plan: Plan, output: Output, folders: dict[str, str | None]) -> None:
     out = plan.out
-    where = display(out / output.relative)
-    reason = unsafe(out, output.relative, out_real)
-    if reason is not None:
-        plan.problems.append(Problem(where, 1, 1, f"refused to write: {reason}", UNSAFE))
-        return
     path = out / output.relative
+    reason = unsafe(out, output.relative, folders)
+    if reason is not None:
+        plan.problems.append(Problem(display(path), 1, 1, f"refused to write: {reason}", UNSAFE))
+        return
     if output.create_only and os.path.lexists(path):
         plan.unchanged += 1  # the user's file now, whatever it holds
-        return
-    if path.is_dir():
-        plan.problems.append(Problem(where, 1, 1, "refused: a folder is in the way", UNSAFE))
         return
     try:
         old = path.read_bytes()
@@ -269,19 +266,24 @@ def _plan_one(plan: Plan, output: Output, out_real: str) -> None:
             Change("create", output.relative, None, output.data, output.owner, output.at)
         )
         return
+    except IsADirectoryError:
+        plan.problems.append(
+            Problem(display(path), 1, 1, "refused: a folder is in the way", UNSAFE)
+        )
+        return
     except OSError as exc:
-        plan.problems.append(Problem(where, 1, 1, f"cannot read: {exc}", WRITE_FAILED))
+        plan.problems.append(Problem(display(path), 1, 1, f"cannot read: {exc}", WRITE_FAILED))
         return
     if old == output.data:
         plan.unchanged += 1
     elif not has_header(first_line(old)):
         if output.owner is None:  # the user's own __init__.py / py.typed: keep it
-            plan.notes.append(f"kept {where}: it has no statedoc header")
+            plan.notes.append(f"kept {display(path)}: it has no statedoc header")
             plan.unchanged += 1
         else:
             plan.problems.append(
                 Problem(
-                    where,
+                    display(path),
                     1,
                     1,
                     "refused to overwrite a file statedoc did not write (it has no statedoc "
@@ -422,7 +424,7 @@ def _apply(plan: Plan, batch: Batch, force: bool) -> tuple[int, int]:
         try:
             if change.new is not None:
                 plan.out.mkdir(parents=True, exist_ok=True)
-                reason = unsafe(plan.out, change.relative, os.path.realpath(plan.out))
+                reason = unsafe(plan.out, change.relative)
                 if reason is not None:
                     plan.problems.append(
                         Problem(display(path), 1, 1, f"refused to write: {reason}", UNSAFE)
