@@ -75,7 +75,7 @@ def test_a_spec_file_keeps_its_attributes_frozen_and_through_pickle() -> None:
         with pytest.raises(dataclasses.FrozenInstanceError):
             spec.display = "b.md"  # type: ignore[misc]
         with pytest.raises(dataclasses.FrozenInstanceError):
-            del spec.error  # type: ignore[misc]
+            del spec.error
         match spec:
             case SpecFile(display, path, relative, error):
                 assert (display, path, relative, error) == case
