@@ -20,7 +20,8 @@ class SpecFile:
 
     Written by hand, not as a record, because a run keeps one per document to its end: four
     slots and the ``display`` string (shared with ``relative`` when they are equal), the
-    ``path`` built on use from a folder string every spec under that folder shares. A record
+    ``path`` built on use from the folder ``display`` is relative to (usually the working
+    directory: one string for every spec). A record
     with a :class:`~pathlib.Path` cost about 600 bytes per spec (the path's parts list and
     strings, its cached string, the instance dict); this about 150. It behaves as the frozen,
     ordered record it replaces (``error`` not compared; ordered by ``display``, then ``path``,
