@@ -61,13 +61,32 @@ def paired(ways: list[Callable[[], float]], repeat: int) -> list[float]:
     return [statistics.median(values) for values in samples]
 
 
+#: Starts ``argv[1:]`` and prints its CPU seconds and peak RSS. A process started from this
+#: benchmark directly would report at least the benchmark's own peak RSS: Linux keeps the
+#: high-water mark of the memory a child had before ``exec`` (with ``vfork``, the parent's).
+LAUNCHER = """
+import os, subprocess, sys
+proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(proc.pid, 0)
+print(status, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+"""
+
+
 def child_cpu(args: list[str], cwd: Path) -> tuple[float, int]:
-    """CPU seconds (user + system) and peak RSS in KiB of one child process."""
-    proc = subprocess.Popen(args, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
+    """CPU seconds (user + system) and peak RSS in KiB of one child process (started by a
+    small launcher process, so that the RSS is the child's own)."""
+    out = subprocess.run(
+        [sys.executable, "-S", "-c", LAUNCHER, *args],
+        cwd=cwd,
+        env=ENV,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    status, cpu, rss = int(out[0]), float(out[1]), int(out[2])
     if status != 0:
         raise SystemExit(f"{' '.join(args)} failed with status {status}")
-    return usage.ru_utime + usage.ru_stime, int(usage.ru_maxrss)
+    return cpu, rss
 
 
 def baseline(paths: list[Path]) -> None:

@@ -191,7 +191,8 @@ def test_model_records_are_frozen_equal_hashable_and_pickle() -> None:
         assert hash(copy.deepcopy(record)) == hash(record)
         with pytest.raises(dataclasses.FrozenInstanceError):
             record.path = ("elsewhere",)
-        assert hash(record) == hash(dataclasses.replace(record))
+        if record is not spec_file:  # written by hand to be small: not a dataclass
+            assert hash(record) == hash(dataclasses.replace(record))
     assert State("open", None, ("states", 0)) == state != State("shut", None, ("states", 0))
     assert {state, State("open", None, ("states", 0))} == {state}
     assert diagram.labels == {("a", "b"): "go"}

@@ -338,7 +338,9 @@ def _checked(
         if facts is not None:
             seen = first.get(facts.id)
             if seen is None:
-                first[facts.id] = (result.path, facts.id_line, facts.id_column)
+                # the spec's own string, kept with ``files`` anyway: a result from a worker
+                # process carries an equal copy that would otherwise be kept per id
+                first[facts.id] = (spec.display, facts.id_line, facts.id_column)
             elif not facts.suppressed and selection.enabled("SD204", spec.relative):
                 shown.append(_duplicate_id(result.path, facts, seen))
         if len(shown) > 1:
