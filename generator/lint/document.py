@@ -259,30 +259,34 @@ def _schema_stage(loaded: yamlload.Loaded, reporter: _Reporter) -> None:
 
 def project_findings(results: list[FileResult]) -> list[Finding]:
     """Cross-file rules over the documents linted together (SD204)."""
-    rule = REGISTRY["SD204"]
     by_id: dict[str, list[FileResult]] = {}
     for result in sorted(results, key=lambda r: r.path):
         if result.facts is not None:
             by_id.setdefault(result.facts.id, []).append(result)
     found: list[Finding] = []
-    for spec_id, group in by_id.items():
+    for group in by_id.values():
         first = group[0]
         assert first.facts is not None
+        place = (first.path, first.facts.id_line, first.facts.id_column)
         for other in group[1:]:
-            facts = other.facts
-            assert facts is not None
-            found.append(
-                Finding(
-                    other.path,
-                    facts.id_line,
-                    facts.id_column,
-                    facts.id_end_line,
-                    facts.id_end_column,
-                    rule.code,
-                    rule.name,
-                    Severity.ERROR,
-                    f"id {spec_id} is also used by {first.path}:{first.facts.id_line}:"
-                    f"{first.facts.id_column}",
-                )
-            )
+            assert other.facts is not None
+            found.append(duplicate_id(other.path, other.facts, place))
     return found
+
+
+def duplicate_id(path: str, facts: SpecFacts, first: tuple[str, int, int]) -> Finding:
+    """SD204 on the id of the document at ``path``: an earlier document (``first``: path,
+    line, column of its id) has the same id."""
+    all_rules()  # a run whose files all came from the cache has linted nothing yet
+    rule = REGISTRY["SD204"]
+    return Finding(
+        path,
+        facts.id_line,
+        facts.id_column,
+        facts.id_end_line,
+        facts.id_end_column,
+        rule.code,
+        rule.name,
+        Severity.ERROR,
+        f"id {facts.id} is also used by {first[0]}:{first[1]}:{first[2]}",
+    )

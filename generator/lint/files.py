@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING
 
 from generator.config import Config
 from generator.findings import Finding, Severity
-from generator.lint.document import FileResult, SpecFacts, lint_bytes, project_findings
+from generator.lint.document import (
+    FileResult,
+    SpecFacts,
+    duplicate_id,
+    lint_bytes,
+    project_findings,
+)
 from generator.lint.selection import Selection
 from generator.lint.suppression import Suppressions
 from generator.load.discover import SpecFile
@@ -342,30 +348,10 @@ def _checked(
                 # process carries an equal copy that would otherwise be kept per id
                 first[facts.id] = (spec.display, facts.id_line, facts.id_column)
             elif not facts.suppressed and selection.enabled("SD204", spec.relative):
-                shown.append(_duplicate_id(result.path, facts, seen))
+                shown.append(duplicate_id(result.path, facts, seen))
         if len(shown) > 1:
             shown.sort(key=Finding.sort_key)
         yield result, shown
-
-
-def _duplicate_id(path: str, facts: SpecFacts, first: tuple[str, int, int]) -> Finding:
-    """SD204 on the id of a document whose id an earlier document has (as
-    :func:`~generator.lint.document.project_findings` words it)."""
-    from generator.rules import REGISTRY, all_rules
-
-    all_rules()
-    rule = REGISTRY["SD204"]
-    return Finding(
-        path,
-        facts.id_line,
-        facts.id_column,
-        facts.id_end_line,
-        facts.id_end_column,
-        rule.code,
-        rule.name,
-        Severity.ERROR,
-        f"id {facts.id} is also used by {first[0]}:{first[1]}:{first[2]}",
-    )
 
 
 def _checked_together(

@@ -161,3 +161,25 @@ def test_the_code_fingerprint_covers_the_whole_generator_package() -> None:
     assert "targets/python/render.py" in covered
     assert "load/schema/front-matter.schema.json" in covered
     assert "lint/cache.py" in covered
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_fresh_process_served_wholly_from_the_cache_reports_the_same(
+    tmp_path: Path, jobs: str
+) -> None:
+    """A second ``statedoc lint`` lints nothing itself (every file is a cache hit, also in the
+    workers), yet reports what the cold run did, the cross-file SD204 included."""
+    import subprocess
+    import sys
+
+    (tmp_path / "pyproject.toml").write_text('[tool.statedoc]\nspecs = "specs"\n')
+    _corpus(tmp_path, 6)
+
+    def run() -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "generator", "lint", "-j", jobs, "--format", "json"]
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+
+    cold, warm = run(), run()
+    assert (tmp_path / ".statedoc_cache").is_dir()
+    assert '"SD204"' in cold.stdout and cold.returncode == 1
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, "")
