@@ -287,12 +287,6 @@ _WHY: Final[dict[tuple[State, State], str]] = {(a, b): why for a, b, why in _INV
 _OUT: Final[dict[str, dict[str, Transition]]] = {
     state: {t.to_state: t for t in _TRANSITION_LIST if t.from_state is state} for state in State
 }
-# The same, keyed by the plain names: a ``str`` argument then meets exact ``str`` keys (the
-# string fast path of a dict lookup) instead of ``State`` keys (equal, but compared through
-# the slower rich comparison of a ``str`` subclass).
-_OUT_BY_NAME: Final[dict[str, dict[str, Transition]]] = {
-    state.value: {t.to_state.value: t for t in _OUT[state].values()} for state in State
-}
 _TARGETS: Final[dict[str, frozenset[State]]] = {
     state: frozenset(t.to_state for t in _OUT[state].values()) for state in State
 }
@@ -392,8 +386,6 @@ def check(from_state: State | str, to_state: State | str) -> Transition:
     that is not a state. A pure lookup: no guard is called.
     """
     try:
-        if type(from_state) is str:  # a plain name: the table keyed by plain names
-            return _OUT_BY_NAME[from_state][to_state]
         return _OUT[from_state][to_state]
     except (KeyError, TypeError):
         _reject(from_state, to_state)
