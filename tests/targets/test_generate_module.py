@@ -165,6 +165,27 @@ def test_every_declared_pair_succeeds(modules: dict[str, ModuleType]) -> None:
             assert machine.state is b and type(machine.state) is module.State
 
 
+def test_check_accepts_every_mix_of_states_and_names(modules: dict[str, ModuleType]) -> None:
+    """``check`` looks plain names up in a table of their own: every mix of a ``State``, its
+    plain name and another ``str`` subclass finds the same transition or the same error."""
+
+    class Name(str):
+        __slots__ = ()
+
+    for module in all_modules(modules):
+        for a, b in pairs(module):
+            expected = module.TRANSITIONS.get((a, b))
+            error = module.ForbiddenTransition if (a, b) in module.INVALID else None
+            for x in (a, a.value, Name(a.value)):
+                for y in (b, b.value, Name(b.value)):
+                    if expected is not None:
+                        assert module.check(x, y) is expected
+                        continue
+                    with pytest.raises(error or module.UndeclaredTransition) as caught:
+                        module.check(x, y)
+                    assert (caught.value.from_state, caught.value.to_state) == (a, b)
+
+
 def test_every_invalid_pair_is_forbidden_everywhere(modules: dict[str, ModuleType]) -> None:
     checked = 0
     for module in all_modules(modules):
