@@ -183,9 +183,7 @@ def check(workspace: Workspace) -> BuildOutcome:
     run = lint(workspace, reuse=True)
     loaded = sources(workspace)
     diagrams = sync_diagrams(workspace, run, write=False, loaded=loaded)
-    redrawn = _as_redrawn(workspace, run, diagrams)
-    # Redrawn documents have other bytes than the ones ``loaded`` hashed: fresh sources.
-    outputs = generate(workspace, redrawn, check=True, loaded=loaded if redrawn is run else None)
+    outputs = generate(workspace, _as_redrawn(workspace, run, diagrams), check=True, loaded=loaded)
     return BuildOutcome(run, diagrams, outputs, workspace.files, list(outputs.plan.notes))
 
 

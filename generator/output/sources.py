@@ -33,20 +33,23 @@ class Sources:
     def __init__(self, files: Sequence[SpecFile], settings: Settings) -> None:
         self.files = {spec.display: spec for spec in files}
         self.settings = settings
-        self._sha256: dict[str, str | None] = {}
+        self._sha256: dict[str, tuple[FileResult, str | None]] = {}
         self._data: dict[str, bytes] = {}
         #: Display paths whose bytes changed since the lint run into ones with errors.
         self.changed: set[str] = set()
 
     def sha256(self, result: FileResult) -> str | None:
         """SHA-256 of the file's bytes: those of its parsed document, else read now (None:
-        unreadable)."""
-        if result.path not in self._sha256:
+        unreadable). Remembered per result: a result linted again from other bytes (``check``
+        lints the documents ``build`` would redraw) is hashed afresh."""
+        known = self._sha256.get(result.path)
+        if known is None or known[0] is not result:
             import hashlib
 
             data = self._bytes(result)
-            self._sha256[result.path] = None if data is None else hashlib.sha256(data).hexdigest()
-        return self._sha256[result.path]
+            known = (result, None if data is None else hashlib.sha256(data).hexdigest())
+            self._sha256[result.path] = known
+        return known[1]
 
     def _bytes(self, result: FileResult) -> bytes | None:
         if result.document is not None:
