@@ -64,16 +64,28 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _interrupt(project: Path, sig: signal.Signals, *, group: bool) -> None:
-    cache = project / ".statedoc_cache"
-    shutil.rmtree(cache, ignore_errors=True)  # a cold run: workers write cache entries
-    proc = subprocess.Popen(
+def _start(project: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
         [sys.executable, "-m", "generator", "lint", "-j2", "-q"],
         cwd=project,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a CI runner gives a job
     )
+
+
+def _interrupt(project: Path, sig: signal.Signals, *, group: bool) -> None:
+    cache = project / ".statedoc_cache"
+    shutil.rmtree(cache, ignore_errors=True)  # a cold run: workers write cache entries
+    # A suite started in the background by a non-interactive shell runs with SIGINT ignored,
+    # and a child starts with an ignored signal still ignored (Unix convention, which Python
+    # follows): give statedoc what a terminal or CI runner gives. A handled signal is reset to
+    # the default in the child at exec.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = _start(project)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         # Wait (without a time limit of its own) until both workers run and write the cache.
         while proc.poll() is None and (
