@@ -3,7 +3,6 @@ progress bar where one is wanted), its exit code and its report."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +15,8 @@ from generator.load.discover import SpecFile
 from generator.workspace import Workspace, options_from
 
 if TYPE_CHECKING:
+    import argparse
+
     from generator.lint.progress import Progress
 
 
