@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 
@@ -10,6 +11,13 @@ from generator.patterns import lazy
 from generator.records import dataclass
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
+
+
+def default_format() -> str:
+    """The format of a run without ``--format``: ``STATEDOC_FORMAT`` or text. Not checked
+    against :data:`FORMATS` here: the command line reports a bad value as a usage error."""
+    return (os.environ.get("STATEDOC_FORMAT") or "text").lower()
+
 
 _TEXT_LINE = lazy(r".+:[0-9]+:[0-9]+: SD[0-9]{3} ")
 _GITHUB_LINE = lazy(r"::(?:error|warning) file=")

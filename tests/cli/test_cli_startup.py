@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,8 @@ import pytest
 
 from generator.cli import build_parser
 from generator.cli.commands import COMMANDS, register
-from generator.cli.main import _columns, _common, _Parser
+from generator.cli.main import plain_lint
+from generator.cli.parser import _columns, _common, _Parser
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "specs/platform/queries/workspace-export-delivery.md"
@@ -181,3 +183,46 @@ def test_the_default_targets_of_the_config_are_the_registry_s() -> None:
 
     assert config.DEFAULT_TARGETS == targets.DEFAULT_TARGETS
     assert config.Config(root=ROOT, specs=(), out=ROOT).targets == targets.DEFAULT_TARGETS
+
+
+#: Switches, paths and what must go to argparse: values, stdin, ``--``, abbreviations.
+_TOKENS = ["-q", "--quiet", "--no-cache", "--exit-zero", "--fix", "--diff", "--statistics"]
+_TOKENS += ["a.md", "docs/", "", "-", "--", "--no-c", "-j", "2", "--format"]
+
+
+@pytest.mark.parametrize("env_format", [None, "JSON", "nope"])
+def test_a_plain_lint_is_read_as_argparse_reads_it(
+    env_format: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every argv of up to three of the tokens: the argparse-free reading, where it answers,
+    is argparse's namespace, attribute for attribute (a new lint option breaks the first)."""
+    if env_format is None:
+        monkeypatch.delenv("STATEDOC_FORMAT", raising=False)
+    else:
+        monkeypatch.setenv("STATEDOC_FORMAT", env_format)
+    parser = build_parser("lint")
+    answered = 0
+    for size in range(4):
+        for rest in itertools.product(_TOKENS, repeat=size):
+            argv = ["lint", *rest]
+            fast = plain_lint(argv)
+            if fast is not None:
+                answered += 1
+                assert vars(fast) == vars(parser.parse_args(argv)), argv
+    assert answered > 1000
+    assert plain_lint(["lint", "-q", "--no-cache", "one.md"]) is not None
+    for other in (["lint", "a.md", "-q", "b.md"], ["lint", "-"], ["generate"], []):
+        assert plain_lint(other) is None
+
+
+def test_a_plain_lint_imports_no_argparse() -> None:
+    probe = (
+        "import sys\n"
+        "from generator.cli import main\n"
+        f"code = main(['lint', '-q', '--no-cache', {str(SPEC)!r}])\n"
+        "print(code, [m for m in ('argparse', 'gettext', 'locale') if m in sys.modules])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    ).stdout
+    assert out.strip() == "0 []"

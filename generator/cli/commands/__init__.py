@@ -7,9 +7,11 @@ build them all. A test checks the table against what the modules register.
 
 from __future__ import annotations
 
-import argparse
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import argparse
 
 COMMANDS = {
     "lint": "lint",

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.lintrun import lint_and_report, lint_specs
 from generator.config import ConfigError
 
 if TYPE_CHECKING:
-    pass
+    import argparse
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:

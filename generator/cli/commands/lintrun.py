@@ -3,12 +3,10 @@ progress bar where one is wanted), its exit code and its report."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.cli.commands.output import emit
 from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.findings import Finding
 from generator.lint.files import LintRun, LintTally
@@ -16,6 +14,8 @@ from generator.load.discover import SpecFile
 from generator.workspace import Workspace, options_from
 
 if TYPE_CHECKING:
+    import argparse
+
     from generator.lint.progress import Progress
 
 
@@ -71,7 +71,6 @@ def lint_and_report(args: argparse.Namespace) -> int:
     from generator import __version__
     from generator.lint.files import LintTally, in_order, stream_files
     from generator.report import Run, render
-    from generator.report.text import counted_summary
 
     workspace = workspace_for(args)
     files, settings, against = workspace.files, workspace.settings, workspace.options.against
@@ -112,6 +111,8 @@ def lint_and_report(args: argparse.Namespace) -> int:
     if live:
         sys.stdout.flush()
         if not args.quiet and args.format == "text":
+            from generator.report.text import counted_summary
+
             print(counted_summary(tally.errors, tally.warnings, len(files)), file=sys.stderr)
     else:
         tally.findings.sort(key=Finding.sort_key)
@@ -137,11 +138,13 @@ def _progress(args: argparse.Namespace, total: int) -> Progress | None:
 
 
 def report(args: argparse.Namespace, findings: list[Finding], files: list[str]) -> None:
-    """The findings, or with ``--statistics`` their count per code."""
+    """The findings, or with ``--statistics`` their count per code. (The output module is
+    imported here: a live ``lint`` prints as it goes and never needs it.)"""
+    from generator.cli.commands.output import emit, write_report
+
     if not args.statistics:
         emit(args, findings, files)
         return
-    from generator.cli.commands.output import write_report
     from generator.report.statistics import render
 
     text = render(findings, args.format)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from generator import __version__
 from generator.config import ConfigError
 from generator.findings import Finding
 from generator.report import Run, render
 from generator.report.text import summary
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def emit(args: argparse.Namespace, findings: list[Finding], files: list[str]) -> None:
