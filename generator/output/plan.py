@@ -83,6 +83,10 @@ class Output:
     owner: str | None = None  # display path of the document it comes from; None: package file
     at: At = _TOP  # where in the owner a finding about this file points
     create_only: bool = False  # written when missing, then the user's (a skeleton to fill in)
+    #: The file was found holding exactly the rendered bytes just before planning (a cached
+    #: rendering checked against the tree, by reading it or by its stat signature, when
+    #: ``data`` is left empty): planning does not read it again.
+    current: bool = False
 
 
 @dataclass(frozen=True)
@@ -258,6 +262,9 @@ def _plan_one(plan: Plan, output: Output, folders: dict[str, str | None]) -> Non
         return
     if output.create_only and os.path.lexists(path):
         plan.unchanged += 1  # the user's file now, whatever it holds
+        return
+    if output.current:  # unsafe() above still refused a symlink or a file in a folder's way
+        plan.unchanged += 1
         return
     try:
         old = path.read_bytes()
