@@ -15,7 +15,6 @@ import hashlib
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator.config import Config
@@ -26,6 +25,7 @@ from generator.model.document import Document
 from generator.output.plan import REFUSED, At, Problem
 from generator.output.signatures import Signatures
 from generator.output.sources import Sources
+from generator.records import dataclass
 from generator.targets import Target, module_parts
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.config import Config, ConfigError
@@ -59,6 +58,7 @@ from generator.output.rendered import (
     unloadable,
 )
 from generator.output.sources import Sources
+from generator.records import dataclass, field, replace
 from generator.targets import (
     DEFAULT_TARGETS,
     PackageFiles,
