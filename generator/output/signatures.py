@@ -2,13 +2,16 @@
 keeps them: a document's bytes (for the render cache's key) and each generated file a cached
 rendering names (to know it still holds what rendering would write).
 
-An entry is the file's ``lstat``/``stat`` signature (size, mtime, ctime, inode, device) and the
-SHA-256 of the bytes read under it. It is trusted only when the file's signature is unchanged
-and its mtime and ctime are older than the index file itself was when this run loaded it (a
-"racy" entry, modified within the timestamp granularity of the moment it was recorded, is
-read again: the same size and time could hide an edit). Anything else is read and hashed, and
-recorded anew. The index is sealed like the cache entries (a forged one is ignored, never
-trusted) and lives in the cache folder; deleting it only costs reading again.
+An entry is the file's ``lstat``/``stat`` signature (size, mtime, ctime, inode, device), when
+it was recorded, and the SHA-256 of the bytes read (or just written) under it. It is trusted
+only when the signature is unchanged and the file's mtime and ctime are safely older than the
+moment the entry was recorded and than the index file itself: a "racy" file, modified within
+one timestamp tick of that moment, could change again within the same tick and keep its
+signature, so it is read again (and recorded anew, then no longer racy). "Safely": by more than
+:data:`TICK` on a file system with fine timestamps, by :data:`COARSE_TICK` where they are whole
+seconds (FAT, HFS+, ext3). Anything else is read and hashed. The index is sealed like the cache
+entries (a forged one is ignored, never trusted) and lives in the cache folder; deleting it
+only costs reading again.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from typing import TYPE_CHECKING
 
 from generator.load.source import read_bounded
@@ -29,6 +33,10 @@ _NAME = "signatures.json"
 _MAX = 64 * 1024 * 1024
 
 Signature = tuple[int, int, int, int, int]
+#: How much older than its recording a file's times must be (one kernel tick is <= 10 ms).
+TICK = 50_000_000
+#: The same where timestamps are whole seconds (FAT keeps mtimes in steps of 2 seconds).
+COARSE_TICK = 3_000_000_000
 
 
 def signature(info: os.stat_result) -> Signature:
@@ -40,8 +48,8 @@ class Signatures:
 
     def __init__(self, cache: RenderCache | None = None) -> None:
         self._cache = cache
-        self._known: dict[str, tuple[Signature, str]] = {}
-        self._used: dict[str, tuple[Signature, str]] = {}
+        self._known: dict[str, tuple[Signature, int, str]] = {}
+        self._used: dict[str, tuple[Signature, int, str]] = {}
         self._since = 0  # the index file's mtime: entries must be older
         self._dirty = False
         if cache is not None:
@@ -57,8 +65,8 @@ class Signatures:
                 return
             raw = json.loads(body)
             known = {
-                str(name): ((int(a), int(b), int(c), int(d), int(e)), str(digest))
-                for name, (a, b, c, d, e, digest) in raw.items()
+                str(name): ((int(a), int(b), int(c), int(d), int(e)), int(at), str(digest))
+                for name, (a, b, c, d, e, at, digest) in raw.items()
             }
         except (OSError, ValueError, TypeError):
             return
@@ -70,16 +78,18 @@ class Signatures:
         entry = self._known.get(path)
         if entry is None or entry[0] != signature(info):
             return None
-        if max(info.st_mtime_ns, info.st_ctime_ns) >= self._since:
-            return None
+        changed = max(info.st_mtime_ns, info.st_ctime_ns)
+        tick = COARSE_TICK if info.st_mtime_ns % 1_000_000_000 == 0 else TICK
+        if changed >= self._since or changed >= entry[1] - tick:
+            return None  # racy: read it again
         self._used[path] = entry
-        return entry[1]
+        return entry[2]
 
     def record(self, path: str, info: os.stat_result, digest: str) -> None:
         """``path`` (absolute) held bytes with ``digest`` when it had the signature ``info``
-        (taken before reading them)."""
+        (taken before reading them, or just after writing them)."""
         if self._cache is not None:
-            self._used[path] = (signature(info), digest)
+            self._used[path] = (signature(info), time.time_ns(), digest)
             self._dirty = True  # new, changed or racy: saving makes it trusted next time
 
     def save(self) -> None:
@@ -91,7 +101,7 @@ class Signatures:
             return
         from generator.output.files import replace_file
 
-        raw = {path: [*sig, digest] for path, (sig, digest) in self._used.items()}
+        raw = {path: [*sig, at, digest] for path, (sig, at, digest) in self._used.items()}
         with contextlib.suppress(OSError):
             data = cache.keyed.seal(_KEY, json.dumps(raw).encode("utf-8", "surrogatepass"))
             if data is not None:

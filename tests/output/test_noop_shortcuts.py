@@ -7,22 +7,27 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
 from targets.test_generate_support import SEED_MODULES, run_cli, tree
 
+import generator.output.signatures as signatures_module
 import generator.output.sources as sources_module
 from generator.lint.cache import FOLDER, RenderCache
-from generator.output.signatures import Signatures
+from generator.output.signatures import TICK, Signatures
 
 QUERIES_PY = f"generated/{SEED_MODULES['queries']}.py"
 
 
 def warm(repo: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, bytes]:
-    """Build, then check twice: both caches filled and every signature trusted."""
-    for command in ("build", "check", "check"):
-        assert run_cli(capsys, command, "-q")[0] == 0
+    """Build, then (once every file is older than a timestamp tick) check twice: both caches
+    filled and every signature trusted."""
+    assert run_cli(capsys, "build", "-q")[0] == 0
+    time.sleep(2 * TICK / 10**9)
+    for _ in range(2):
+        assert run_cli(capsys, "check", "-q")[0] == 0
     assert list((repo / FOLDER).rglob("signatures.json"))
     return tree(repo / "generated")
 
@@ -88,47 +93,79 @@ def test_a_document_renamed_in_place_is_regenerated(
     assert code == 0 and not [c for c in found if c.startswith("SD4")]
 
 
-def _recorded(root: Path, file: Path) -> Signatures:
-    """An index holding ``file``'s signature and digest "abc", saved, then loaded again."""
+def _recorded(
+    root: Path,
+    file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    mtime: int,
+    saved: int = 0,
+    at: int | None = None,
+) -> Signatures:
+    """An index holding ``file`` (its mtime set to ``mtime`` ns before the recording) with
+    the digest "abc", recorded ``at`` (default: ten seconds from now, as the file's ctime, now,
+    cannot be set back), its file dated that moment plus ``saved`` ns; then loaded again."""
     (root / "pyproject.toml").write_text("[tool.statedoc]\n")
     cache = RenderCache(root)
-    cache.folder.mkdir(parents=True)
+    cache.folder.mkdir(parents=True, exist_ok=True)
+    at = at or time.time_ns() + 10 * 10**9
+    os.utime(file, ns=(at - mtime, at - mtime))
     index = Signatures(cache)
-    index.record(os.fspath(file), os.stat(file), "abc")
+    with monkeypatch.context() as patched:
+        patched.setattr(signatures_module.time, "time_ns", lambda: at)
+        index.record(os.fspath(file), os.stat(file), "abc")
     index.save()
+    os.utime(cache.folder.parent / "signatures.json", ns=(at + saved, at + saved))
     return Signatures(RenderCache(root))
 
 
-def test_a_signature_is_trusted_once_older_than_the_index(tmp_path: Path) -> None:
-    """The control for the two tests below: the same steps with a settled file."""
+def _digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mtime: int, saved: int = 0, at: int = 0
+) -> str | None:
     file = tmp_path / "a.txt"
     file.write_text("a")
-    old = os.stat(file).st_mtime_ns - 10**9
-    os.utime(file, ns=(old, old))
-    loaded = _recorded(tmp_path, file)
-    assert loaded.digest(os.fspath(file), os.stat(file)) == "abc"
+    loaded = _recorded(tmp_path, file, monkeypatch, mtime=mtime, saved=saved, at=at or None)
+    return loaded.digest(os.fspath(file), os.stat(file))
 
 
-def test_a_racy_signature_is_not_trusted(tmp_path: Path) -> None:
-    """A file modified as late as the index was written may change again unseen within the
-    same timestamp: it is read again."""
+def test_a_signature_is_trusted_once_safely_older_than_its_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control for the tests below: the same steps with a settled file."""
+    assert _digest(tmp_path, monkeypatch, mtime=10**9 + 123) == "abc"
+
+
+def test_a_file_changed_within_a_tick_of_its_recording_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It may change again within the same timestamp tick, keeping its signature."""
+    assert _digest(tmp_path, monkeypatch, mtime=TICK // 5 + 123) is None
+
+
+def test_whole_second_timestamps_need_seconds_of_age(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mtimes in whole seconds (a coarse file system): one second is within one tick."""
+    at = time.time_ns() + 10 * 10**9
+    whole = (at - 10**9) // 10**9 * 10**9  # one to two seconds before the recording
+    assert _digest(tmp_path, monkeypatch, mtime=at - whole, at=at) is None
+    assert _digest(tmp_path, monkeypatch, mtime=at - whole - 7, at=at) == "abc"  # control
+
+
+def test_a_file_not_older_than_the_index_file_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git's rule, on the file system's own clock: an index file dated before the file."""
+    assert _digest(tmp_path, monkeypatch, mtime=10**9 + 123, saved=-2 * 10**9) is None
+
+
+def test_a_forged_index_is_not_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     file = tmp_path / "a.txt"
     file.write_text("a")
-    future = os.stat(file).st_mtime_ns + 3600 * 10**9
-    os.utime(file, ns=(future, future))
-    loaded = _recorded(tmp_path, file)
-    assert loaded.digest(os.fspath(file), os.stat(file)) is None
-
-
-def test_a_forged_index_is_not_trusted(tmp_path: Path) -> None:
-    file = tmp_path / "a.txt"
-    file.write_text("a")
-    old = os.stat(file).st_mtime_ns - 10**9
-    os.utime(file, ns=(old, old))
-    _recorded(tmp_path, file)
+    _recorded(tmp_path, file, monkeypatch, mtime=10**9 + 123)
     index = RenderCache(tmp_path).folder.parent / "signatures.json"
+    stamp = os.stat(index).st_mtime_ns
     mac, _, body = index.read_bytes().partition(b"\n")
     index.write_bytes(mac[:-1] + (b"0" if mac[-1:] != b"0" else b"1") + b"\n" + body)
-    past = os.stat(file).st_mtime_ns - 10**9
-    os.utime(index, ns=(past + 2 * 10**9, past + 2 * 10**9))
+    os.utime(index, ns=(stamp, stamp))
     assert Signatures(RenderCache(tmp_path)).digest(os.fspath(file), os.stat(file)) is None
