@@ -33,8 +33,9 @@ _NAME = "signatures.json"
 _MAX = 64 * 1024 * 1024
 
 Signature = tuple[int, int, int, int, int]
-#: How much older than its recording a file's times must be (one kernel tick is <= 10 ms).
-TICK = 50_000_000
+#: How much older than its recording a file's times must be: Linux dates files by a clock
+#: that advances once per kernel tick (<= 10 ms) and lags the real time by at most one tick.
+TICK = 20_000_000
 #: The same where timestamps are whole seconds (FAT keeps mtimes in steps of 2 seconds).
 COARSE_TICK = 3_000_000_000
 
