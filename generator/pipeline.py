@@ -63,12 +63,17 @@ def lint(
     return run
 
 
-def sources(workspace: Workspace) -> Sources:
-    """The bytes and documents of one lint run's files (a new one after each lint)."""
+def sources(workspace: Workspace, previous: Sources | None = None) -> Sources:
+    """The bytes and documents of one lint run's files (a new one after each lint; the stat
+    signatures loaded once per run: ``previous``'s, else the render cache's)."""
     from generator.lint.files import settings_for
+    from generator.output.signatures import Signatures
     from generator.output.sources import Sources
 
-    return Sources(workspace.files, workspace.settings or settings_for(workspace.config))
+    settings = workspace.settings or settings_for(workspace.config)
+    if previous is not None:
+        return Sources(workspace.files, settings, previous.signatures)
+    return Sources(workspace.files, settings, Signatures(workspace.render_cache()))
 
 
 def sync_diagrams(
@@ -169,7 +174,7 @@ def build(workspace: Workspace, *, force: bool = False) -> BuildOutcome:
     diagrams = sync_diagrams(workspace, run, write=True, force=force, loaded=loaded)
     if diagrams.written:
         run = lint(workspace, reuse=True)
-        loaded = sources(workspace)
+        loaded = sources(workspace, loaded)
     outputs = generate(workspace, run, loaded=loaded)
     return BuildOutcome(run, diagrams, outputs, workspace.files, list(outputs.plan.notes))
 

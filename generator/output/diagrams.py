@@ -10,13 +10,13 @@ without ``write`` each drifted diagram is SD407 with its diff.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.findings import Finding, Severity
 from generator.lint.files import LintRun
 from generator.model.document import Document
+from generator.records import dataclass, field
 
 if TYPE_CHECKING:  # the plan module imports the renderers: not on `statedoc lint`'s path
     from generator.output.plan import At, DocumentEdit, Plan, Problem

@@ -30,7 +30,6 @@ import contextlib
 import os
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -38,6 +37,7 @@ from generator.findings import Finding, Severity
 from generator.load.source import BOM
 from generator.output.files import unified_diff
 from generator.output.paths import display, first_line, inside, label_for, ours, unsafe
+from generator.records import dataclass, field
 from generator.templating import has_header
 
 if TYPE_CHECKING:
@@ -83,6 +83,10 @@ class Output:
     owner: str | None = None  # display path of the document it comes from; None: package file
     at: At = _TOP  # where in the owner a finding about this file points
     create_only: bool = False  # written when missing, then the user's (a skeleton to fill in)
+    #: The file was found holding exactly the rendered bytes just before planning (a cached
+    #: rendering checked against the tree, by reading it or by its stat signature, when
+    #: ``data`` is left empty): planning does not read it again.
+    current: bool = False
 
 
 @dataclass(frozen=True)
@@ -251,8 +255,11 @@ def plan_outputs(
 
 def _plan_one(plan: Plan, output: Output, folders: dict[str, str | None]) -> None:
     out = plan.out
-    path = out / output.relative
     reason = unsafe(out, output.relative, folders)
+    if output.current and reason is None:  # unsafe() refused a symlink or a file in the way
+        plan.unchanged += 1
+        return
+    path = out / output.relative  # not before: a Path per output costs more than unsafe()
     if reason is not None:
         plan.problems.append(Problem(display(path), 1, 1, f"refused to write: {reason}", UNSAFE))
         return

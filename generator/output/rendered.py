@@ -12,8 +12,9 @@ with whether its Mermaid block is in sync (a fact of the bytes, for ``build``/``
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator.config import Config
@@ -22,7 +23,9 @@ from generator.lint.document import FileResult
 from generator.load.discover import SpecFile
 from generator.model.document import Document
 from generator.output.plan import REFUSED, At, Problem
+from generator.output.signatures import Signatures
 from generator.output.sources import Sources
+from generator.records import dataclass
 from generator.targets import Target, module_parts
 
 
@@ -59,24 +62,37 @@ def digests_of(rendered: dict[str, dict[str, bytes]]) -> dict[str, dict[str, str
 
 
 def served(
-    digests: dict[str, dict[str, str]], roots: dict[str, str], folders: dict[str, Path | None]
+    digests: dict[str, dict[str, str]],
+    roots: dict[str, str],
+    folders: dict[str, Path | None],
+    signatures: Signatures | None = None,
 ) -> dict[str, dict[str, bytes]] | None:
     """The files a cached rendering names, if every one on disk holds exactly the bytes it
     hashed (they are then what rendering would write); None: render (a file is missing,
-    edited, or not ours)."""
+    edited, or not ours). A regular file whose stat signature ``signatures`` trusts is not
+    read: its bytes come back empty (planning then need not read it either)."""
     served: dict[str, dict[str, bytes]] = {}
+    signatures = signatures or Signatures()
     for target, files in digests.items():
         folder = folders.get(roots.get(target, ""))
         if folder is None:
             return None
+        base = os.path.abspath(folder)
         served[target] = {}
         for relative, digest in files.items():
+            path = os.path.join(base, relative)
             try:
-                data = (folder / relative).read_bytes()
+                info = os.lstat(path)
+                if stat.S_ISREG(info.st_mode) and signatures.digest(path, info) == digest:
+                    served[target][relative] = b""
+                    continue
+                data = Path(path).read_bytes()
             except (OSError, ValueError):
                 return None
             if hashlib.sha256(data).hexdigest() != digest:
                 return None
+            if stat.S_ISREG(info.st_mode):
+                signatures.record(path, info, digest)
             served[target][relative] = data
     return served
 

@@ -5,7 +5,8 @@ has no parsed document for the files the cache served. The diagram and generate 
 try the render cache (:class:`~generator.lint.cache.RenderCache`, keyed by the file's bytes and
 path); only what it cannot serve is parsed here, once, and kept on the lint result for the
 steps that follow. So a no-op ``build``/``check`` costs about a warm lint, and a document
-that changed is parsed like any other.
+that changed is parsed like any other. The lint run already read every document: one whose
+stat signature is unchanged (:mod:`generator.output.signatures`) is not read again to be hashed.
 
 A file read here is linted again before its document is used: should it have changed since
 the lint run (an editor saving while statedoc runs), a version with errors is never
@@ -14,6 +15,8 @@ generated; it is reported as changed instead.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Collection, Sequence
 
 from generator.findings import Severity
@@ -22,6 +25,7 @@ from generator.lint.files import Settings, lint_data
 from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
 from generator.model.document import Document
+from generator.output.signatures import Signatures
 
 #: The refusal for a file whose new bytes no longer lint clean.
 CHANGED = "the file changed while statedoc ran and no longer lints clean; run it again"
@@ -30,9 +34,13 @@ CHANGED = "the file changed while statedoc ran and no longer lints clean; run it
 class Sources:
     """Bytes (read once) and documents (parsed once) of the linted files, by display path."""
 
-    def __init__(self, files: Sequence[SpecFile], settings: Settings) -> None:
+    def __init__(
+        self, files: Sequence[SpecFile], settings: Settings, signatures: Signatures | None = None
+    ) -> None:
         self.files = {spec.display: spec for spec in files}
         self.settings = settings
+        #: Stat signatures: an unchanged document's hash without reading it a second time.
+        self.signatures = signatures or Signatures()
         self._sha256: dict[str, tuple[FileResult, str | None]] = {}
         self._data: dict[str, bytes] = {}
         #: Display paths whose bytes changed since the lint run into ones with errors.
@@ -44,22 +52,37 @@ class Sources:
         lints the documents ``build`` would redraw) is hashed afresh."""
         known = self._sha256.get(result.path)
         if known is None or known[0] is not result:
-            import hashlib
-
-            data = self._bytes(result)
-            known = (result, None if data is None else hashlib.sha256(data).hexdigest())
+            known = (result, self._digest(result))
             self._sha256[result.path] = known
         return known[1]
 
-    def _bytes(self, result: FileResult) -> bytes | None:
+    def _digest(self, result: FileResult) -> str | None:
         if result.document is not None:
             from generator.load.source import BOM
 
             source = result.document.source
-            return ((BOM if source.had_bom else "") + source.text).encode("utf-8")
+            data = ((BOM if source.had_bom else "") + source.text).encode("utf-8")
+            return hashlib.sha256(data).hexdigest()
         spec = self.files.get(result.path)
         if spec is None or spec.error:
             return None
+        path = os.path.abspath(spec.path)
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        digest = self.signatures.digest(path, info)
+        if digest is None:
+            read = self._read(result)
+            if read is None:
+                return None
+            digest = hashlib.sha256(read).hexdigest()
+            self.signatures.record(path, info, digest)
+        return digest
+
+    def _read(self, result: FileResult) -> bytes | None:
+        """The file's bytes now (None: unreadable or too large), kept for :meth:`document`."""
+        spec = self.files[result.path]
         limit = self.settings.max_file_size
         try:
             data, size = read_bounded(spec.path, limit)
@@ -76,10 +99,19 @@ class Sources:
         None if the file cannot be read or now has another error (then in :attr:`changed`)."""
         if result.document is not None:
             return result.document
-        if self.sha256(result) is None or result.path not in self._data:
+        sha = self.sha256(result)
+        if sha is None:
             return None
+        data = self._data.pop(result.path, None)
+        if data is None:  # hashed by its signature: read it now, as hashed
+            data = self._read(result)
+            if data is None or hashlib.sha256(data).hexdigest() != sha:
+                self._data.pop(result.path, None)
+                self.changed.add(result.path)
+                return None
+            del self._data[result.path]
         spec = self.files[result.path]
-        run = lint_data(spec, self._data.pop(result.path), self.settings)
+        run = lint_data(spec, data, self.settings)
         errors = [
             f
             for f in run.findings

@@ -24,8 +24,8 @@ refusal) live in :mod:`generator.output.plan`. Rules specific to this tree:
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.config import Config, ConfigError
@@ -58,6 +58,7 @@ from generator.output.rendered import (
     unloadable,
 )
 from generator.output.sources import Sources
+from generator.records import dataclass, field, replace
 from generator.targets import (
     DEFAULT_TARGETS,
     PackageFiles,
@@ -227,7 +228,10 @@ def expected_outputs(
             problems.extend(_collision(doc, claimants, sources) for doc in claimants)
             continue
         doc = claimants[0]
-        rendered = None if doc.files is None else served(doc.files, roots, folders)
+        rendered = (
+            None if doc.files is None else served(doc.files, roots, folders, sources.signatures)
+        )
+        current = rendered is not None
         if rendered is None:
             document = sources.document(doc.result)
             if document is None:
@@ -252,6 +256,7 @@ def expected_outputs(
                         doc.spec_file.display,
                         doc.at,
                         create_only=target_name in create_only,
+                        current=current,
                     )
                 )
         generated.append(doc.spec_file.display)
@@ -408,9 +413,33 @@ def generate(
         for report in reports:
             outcome.reported.extend(report(chosen_documents, settings))
     if not check:
-        outcome.written, outcome.deleted = apply_plan(plan)
+        outcome.written, outcome.deleted = _apply(plan, sources)
         if outcome.tests is not None:
-            tests_written, tests_deleted = apply_plan(outcome.tests)
+            tests_written, tests_deleted = _apply(outcome.tests, sources)
             outcome.tests_written = tests_written
             outcome.deleted += tests_deleted
+    sources.signatures.save()
     return outcome
+
+
+def _apply(plan: Plan, sources: Sources) -> tuple[int, int]:
+    """Apply ``plan``, then record the signature of each file written (as git's checkout
+    does): the next run need not read back what this one wrote. A failed write is reported
+    as a problem of the plan and not recorded."""
+    import hashlib
+
+    before = len(plan.problems)
+    done = apply_plan(plan)
+    failed = {p.path for p in plan.problems[before:]}
+    for change in plan.changes:
+        path = plan.out / change.relative
+        if change.new is None or display(path) in failed:
+            continue
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode) and info.st_size == len(change.new):
+            digest = hashlib.sha256(change.new).hexdigest()
+            sources.signatures.record(os.path.abspath(path), info, digest)
+    return done

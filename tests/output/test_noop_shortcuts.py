@@ -1,0 +1,171 @@
+"""The shortcuts of a no-op ``generate``/``build``/``check``: a served output is not read a
+second time by planning, and unchanged documents and outputs are known by their stat
+signatures (:mod:`generator.output.signatures`). Each test fails when its shortcut trusts
+what it must not."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from targets.test_generate_support import SEED_MODULES, run_cli, tree
+
+import generator.output.signatures as signatures_module
+import generator.output.sources as sources_module
+from generator.lint.cache import FOLDER, RenderCache
+from generator.output.signatures import TICK, Signatures
+
+QUERIES_PY = f"generated/{SEED_MODULES['queries']}.py"
+
+
+def warm(repo: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, bytes]:
+    """Build, then (once every file is older than a timestamp tick) check twice: both caches
+    filled and every signature trusted."""
+    assert run_cli(capsys, "build", "-q")[0] == 0
+    time.sleep(2 * TICK / 10**9)
+    for _ in range(2):
+        assert run_cli(capsys, "check", "-q")[0] == 0
+    assert list((repo / FOLDER).rglob("signatures.json"))
+    return tree(repo / "generated")
+
+
+def codes(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:
+    code, out, _ = run_cli(capsys, *args, "--format", "json")
+    return code, sorted(f["code"] for f in json.loads(out))
+
+
+def test_noop_runs_read_no_document_a_second_time(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warm(repo, capsys)
+    reads: list[str] = []
+    real = sources_module.read_bounded
+
+    def counting(path, limit):  # type: ignore[no-untyped-def]
+        reads.append(os.fspath(path))
+        return real(path, limit)
+
+    monkeypatch.setattr(sources_module, "read_bounded", counting)
+    for command in ("check", "generate", "build"):
+        assert run_cli(capsys, command, "-q")[0] == 0
+    assert reads == []
+
+
+def test_a_served_output_replaced_by_a_symlink_is_refused(
+    repo: Path, capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The symlink leads to the very bytes the rendering names: serving it is right, planning
+    must still refuse to treat a symlink as the output."""
+    before = warm(repo, capsys)
+    module = repo / QUERIES_PY
+    outside = tmp_path_factory.mktemp("outside") / "module.py"
+    outside.write_bytes(module.read_bytes())
+    module.unlink()
+    module.symlink_to(outside)
+    assert codes(capsys, "check") == (1, ["SD405"])
+    assert outside.read_bytes() == before[QUERIES_PY.removeprefix("generated/")]
+
+
+def test_a_same_size_hand_edit_is_stale(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    warm(repo, capsys)
+    module = repo / QUERIES_PY
+    data = module.read_bytes()
+    edited = data.replace(b"class State", b"class Stat_", 1)
+    assert edited != data and len(edited) == len(data)
+    module.write_bytes(edited)
+    assert codes(capsys, "check") == (1, ["SD401"])
+    assert codes(capsys, "check") == (1, ["SD401"])  # and again, with the index saved since
+
+
+def test_a_document_renamed_in_place_is_regenerated(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    warm(repo, capsys)
+    spec = repo / "specs/platform/queries/workspace-export-delivery.md"
+    text = spec.read_text(encoding="utf-8")
+    spec.write_text(text.replace("title: ", "title: Renamed ", 1), encoding="utf-8")
+    assert codes(capsys, "check")[0] == 1
+    assert run_cli(capsys, "build", "-q")[0] == 0
+    code, found = codes(capsys, "check")
+    assert code == 0 and not [c for c in found if c.startswith("SD4")]
+
+
+def _recorded(
+    root: Path,
+    file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    mtime: int,
+    saved: int = 0,
+    at: int | None = None,
+) -> Signatures:
+    """An index holding ``file`` (its mtime set to ``mtime`` ns before the recording) with
+    the digest "abc", recorded ``at`` (default: ten seconds from now, as the file's ctime, now,
+    cannot be set back), its file dated that moment plus ``saved`` ns; then loaded again."""
+    (root / "pyproject.toml").write_text("[tool.statedoc]\n")
+    cache = RenderCache(root)
+    cache.folder.mkdir(parents=True, exist_ok=True)
+    at = at or time.time_ns() + 10 * 10**9
+    os.utime(file, ns=(at - mtime, at - mtime))
+    index = Signatures(cache)
+    with monkeypatch.context() as patched:
+        patched.setattr(signatures_module.time, "time_ns", lambda: at)
+        index.record(os.fspath(file), os.stat(file), "abc")
+    index.save()
+    os.utime(cache.folder.parent / "signatures.json", ns=(at + saved, at + saved))
+    return Signatures(RenderCache(root))
+
+
+def _digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mtime: int, saved: int = 0, at: int = 0
+) -> str | None:
+    file = tmp_path / "a.txt"
+    file.write_text("a")
+    loaded = _recorded(tmp_path, file, monkeypatch, mtime=mtime, saved=saved, at=at or None)
+    return loaded.digest(os.fspath(file), os.stat(file))
+
+
+def test_a_signature_is_trusted_once_safely_older_than_its_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control for the tests below: the same steps with a settled file."""
+    assert _digest(tmp_path, monkeypatch, mtime=10**9 + 123) == "abc"
+
+
+def test_a_file_changed_within_a_tick_of_its_recording_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It may change again within the same timestamp tick, keeping its signature."""
+    assert _digest(tmp_path, monkeypatch, mtime=TICK // 5 + 123) is None
+
+
+def test_whole_second_timestamps_need_seconds_of_age(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mtimes in whole seconds (a coarse file system): one second is within one tick."""
+    at = time.time_ns() + 10 * 10**9
+    whole = (at - 10**9) // 10**9 * 10**9  # one to two seconds before the recording
+    assert _digest(tmp_path, monkeypatch, mtime=at - whole, at=at) is None
+    assert _digest(tmp_path, monkeypatch, mtime=at - whole - 7, at=at) == "abc"  # control
+
+
+def test_a_file_not_older_than_the_index_file_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git's rule, on the file system's own clock: an index file dated before the file."""
+    assert _digest(tmp_path, monkeypatch, mtime=10**9 + 123, saved=-2 * 10**9) is None
+
+
+def test_a_forged_index_is_not_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    file = tmp_path / "a.txt"
+    file.write_text("a")
+    _recorded(tmp_path, file, monkeypatch, mtime=10**9 + 123)
+    index = RenderCache(tmp_path).folder.parent / "signatures.json"
+    stamp = os.stat(index).st_mtime_ns
+    mac, _, body = index.read_bytes().partition(b"\n")
+    index.write_bytes(mac[:-1] + (b"0" if mac[-1:] != b"0" else b"1") + b"\n" + body)
+    os.utime(index, ns=(stamp, stamp))
+    assert Signatures(RenderCache(tmp_path)).digest(os.fspath(file), os.stat(file)) is None
