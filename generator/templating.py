@@ -87,7 +87,8 @@ def _code(value: object) -> Code:
 
 
 def _ident(value: object) -> Code:
-    defined(value)
+    if type(value) is not str:  # a str is never Undefined: the common case skips the check
+        defined(value)
     if (
         not isinstance(value, str)
         or not value.isidentifier()
@@ -101,7 +102,8 @@ def _ident(value: object) -> Code:
 def _pyliteral(value: object, indent: int = 0, lead: int = 0) -> Code:
     from generator.targets.python.literals import pyliteral
 
-    defined(value)
+    if value is not None and type(value) is not str:  # neither is ever Undefined
+        defined(value)
     return Code(pyliteral(value, indent, lead))
 
 

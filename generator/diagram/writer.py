@@ -144,6 +144,8 @@ def _stand_in(char: str) -> str:
 
 
 def _shown_chars(text: str) -> str:
+    if text.isascii() and text.isprintable():  # the usual name or label: no stand-in applies
+        return text
     shown = "".join(_stand_in(char) for char in text)
     return shown.replace("\ufb02\u00b0", "fl\u00b0").replace("\u00b6\u00df", "\u00b6ss")
 
@@ -169,6 +171,14 @@ def display_label(label: str) -> str | None:
 
 
 def _escape_line(line: str, *, block_start: bool) -> str:
+    if (
+        _ALWAYS_ESCAPED.isdisjoint(line)
+        and not line.startswith(" ")
+        and not line.endswith(" ")
+        and not (block_start and line[:1] in _BLOCK_STARTERS)
+        and _DIRECTION.search(line) is None
+    ):
+        return line  # the usual text: the loop below would copy every character as is
     size = len(line)
     lead = size - len(line.lstrip(" "))
     trail = size - len(line.rstrip(" "))
