@@ -200,18 +200,28 @@ def _doc_char(char: str) -> str:
     return repr(char)[1:-1]
 
 
+def _is_plain(text: str) -> bool:
+    """Whether every character of ``text`` stands for itself in a docstring."""
+    return text.isprintable() and '"' not in text and "\\" not in text
+
+
 def _doc_lines(text: str, room: int) -> list[tuple[str, str]]:
     """``(raw, escaped)`` lines of ``text`` wrapped at spaces so each escaped line fits ``room``
     columns (a longer word gets a line of its own); only ``\\n`` breaks a line."""
     lines: list[tuple[str, str]] = []
     for paragraph in text.split("\n"):
         raw, escaped, width = "", "", 0  # width: display_width(escaped), kept as words join
+        # The usual paragraph: every word is its own escape, one column per character.
+        plain = paragraph.isascii() and _is_plain(paragraph)
         for index, word in enumerate(paragraph.split(" ")):
-            if word.isprintable() and '"' not in word and "\\" not in word:
-                word_escaped = word  # what _doc_char gives each character of such a word
+            if plain:
+                word_escaped, word_width = word, len(word)
             else:
-                word_escaped = "".join(_doc_char(char) for char in word)
-            word_width = display_width(word_escaped)
+                if _is_plain(word):
+                    word_escaped = word  # what _doc_char gives each character of such a word
+                else:
+                    word_escaped = "".join(_doc_char(char) for char in word)
+                word_width = display_width(word_escaped)
             if index and raw and width + 1 + word_width > room:
                 lines.append((raw, escaped))
                 raw, escaped, width = word, word_escaped, word_width
