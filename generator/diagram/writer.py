@@ -125,6 +125,8 @@ _ALWAYS_ESCAPED = frozenset(
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 _DIRECTION = lazy("direction", re.IGNORECASE | re.ASCII)
+#: ``str.translate`` table: each always-escaped character to its ``#N;`` entity.
+_ESCAPES = {ord(char): f"#{ord(char)};" for char in _ALWAYS_ESCAPED}
 
 
 def _stand_in(char: str) -> str:
@@ -172,13 +174,14 @@ def display_label(label: str) -> str | None:
 
 def _escape_line(line: str, *, block_start: bool) -> str:
     if (
-        _ALWAYS_ESCAPED.isdisjoint(line)
-        and not line.startswith(" ")
+        not line.startswith(" ")
         and not line.endswith(" ")
         and not (block_start and line[:1] in _BLOCK_STARTERS)
         and _DIRECTION.search(line) is None
     ):
-        return line  # the usual text: the loop below would copy every character as is
+        # The usual text: no position is special, so only the always-escaped characters
+        # change (what the loop below does for such a line).
+        return line.translate(_ESCAPES)
     size = len(line)
     lead = size - len(line.lstrip(" "))
     trail = size - len(line.rstrip(" "))
