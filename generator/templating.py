@@ -26,6 +26,7 @@ import functools
 import keyword
 import re
 from collections.abc import Callable
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -87,7 +88,8 @@ def _code(value: object) -> Code:
 
 
 def _ident(value: object) -> Code:
-    defined(value)
+    if type(value) is not str:  # a str is never Undefined: the common case skips the check
+        defined(value)
     if (
         not isinstance(value, str)
         or not value.isidentifier()
@@ -98,20 +100,27 @@ def _ident(value: object) -> Code:
     return Code(value)
 
 
-def _pyliteral(value: object, indent: int = 0, lead: int = 0) -> Code:
-    from generator.targets.python.literals import pyliteral
+@functools.cache
+def _literals() -> ModuleType:
+    """:mod:`generator.targets.python.literals`, imported on first use (it imports this
+    module's package, so not at the top) and kept: a ``from ... import`` in a filter cost
+    more than most literals it returned."""
+    from generator.targets.python import literals
 
-    defined(value)
-    return Code(pyliteral(value, indent, lead))
+    return literals
+
+
+def _pyliteral(value: object, indent: int = 0, lead: int = 0) -> Code:
+    if value is not None and type(value) is not str:  # neither is ever Undefined
+        defined(value)
+    return Code(_literals().pyliteral(value, indent, lead))
 
 
 def _docstring(value: object, indent: int = 0) -> Code:
     defined(value)
     if not isinstance(value, str):
         raise RenderError(f"template bug: `docstring` got a {type(value).__name__}")
-    from generator.targets.python.literals import docstring
-
-    return Code(docstring(value, indent))
+    return Code(_literals().docstring(value, indent))
 
 
 def _pyrepr(value: object) -> Code:

@@ -125,6 +125,8 @@ _ALWAYS_ESCAPED = frozenset(
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 _DIRECTION = lazy("direction", re.IGNORECASE | re.ASCII)
+#: ``str.translate`` table: each always-escaped character to its ``#N;`` entity.
+_ESCAPES = {ord(char): f"#{ord(char)};" for char in _ALWAYS_ESCAPED}
 
 
 def _stand_in(char: str) -> str:
@@ -144,6 +146,8 @@ def _stand_in(char: str) -> str:
 
 
 def _shown_chars(text: str) -> str:
+    if text.isascii() and text.isprintable():  # the usual name or label: no stand-in applies
+        return text
     shown = "".join(_stand_in(char) for char in text)
     return shown.replace("\ufb02\u00b0", "fl\u00b0").replace("\u00b6\u00df", "\u00b6ss")
 
@@ -169,6 +173,15 @@ def display_label(label: str) -> str | None:
 
 
 def _escape_line(line: str, *, block_start: bool) -> str:
+    if (
+        not line.startswith(" ")
+        and not line.endswith(" ")
+        and not (block_start and line[:1] in _BLOCK_STARTERS)
+        and _DIRECTION.search(line) is None
+    ):
+        # The usual text: no position is special, so only the always-escaped characters
+        # change (what the loop below does for such a line).
+        return line.translate(_ESCAPES)
     size = len(line)
     lead = size - len(line.lstrip(" "))
     trail = size - len(line.rstrip(" "))

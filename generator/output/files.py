@@ -136,7 +136,6 @@ def _new_temp(path: Path, data: bytes, *, mode: int | None, durable: bool) -> st
     """A new temp file named ``.<name>.<pid>.<8 random>.tmp`` beside ``path`` (the name the
     orphan sweep knows), created 0600 and then given ``mode``; the folder is created when
     missing. No ``tempfile``: it costs more than the write of a small file."""
-    sweep_orphans(path.parent)
     folder = os.fspath(path.parent)
     for _ in range(100):
         tmp = os.path.join(folder, f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
@@ -147,11 +146,14 @@ def _new_temp(path: Path, data: bytes, *, mode: int | None, durable: bool) -> st
         except FileNotFoundError:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(tmp, _FLAGS, 0o600)
+            # Made just now: no orphan to look for (a new cache shard costs no realpath).
+            _swept.add(str(path.parent))
         break
     else:  # pragma: no cover - 100 collisions of 32 random bits
         raise FileExistsError(f"no free temp name beside {path}")
     try:
         try:
+            sweep_orphans(path.parent)  # after the create: a live run's temp file stays
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]

@@ -125,7 +125,7 @@ SELF_CHECK = os.environ.get("STATEDOC_SELF_CHECK", "") == "1"
 
 #: The strings already written in the rendering under way (:func:`memo`): a spec repeats its
 #: state names and texts, and each literal costs a width walk over its text.
-_MEMO: ContextVar[dict[tuple[str, int, int], str] | None] = ContextVar("literals", default=None)
+_MEMO: ContextVar[dict[tuple[object, int, int], str] | None] = ContextVar("literals", default=None)
 
 
 @contextmanager
@@ -142,14 +142,23 @@ def memo() -> Iterator[None]:
 def pyliteral(value: object, indent: int = 0, lead: int = 0) -> str:
     """A Python expression for ``value``, for a line indented ``indent`` columns on which
     ``lead`` columns of code precede the expression. Lists become tuples."""
+    if value is None:  # the commonest value of an optional text: nothing to build
+        return "None"
     table = _MEMO.get()
-    if table is None or type(value) is not str:
+    if table is None or not _memoizable(value):
         return _checked(value, indent, lead)
     key = (value, indent, lead)
     found = table.get(key)
     if found is None:
         found = table[key] = _checked(value, indent, lead)
     return found
+
+
+def _memoizable(value: object) -> bool:
+    """A str or a tuple of str: equal ones have the same literal (``1 == True`` do not)."""
+    if isinstance(value, tuple):
+        return type(value) is tuple and all(type(item) is str for item in value)
+    return type(value) is str
 
 
 def _checked(value: object, indent: int, lead: int) -> str:
@@ -191,24 +200,36 @@ def _doc_char(char: str) -> str:
     return repr(char)[1:-1]
 
 
+def _is_plain(text: str) -> bool:
+    """Whether every character of ``text`` stands for itself in a docstring."""
+    return text.isprintable() and '"' not in text and "\\" not in text
+
+
 def _doc_lines(text: str, room: int) -> list[tuple[str, str]]:
     """``(raw, escaped)`` lines of ``text`` wrapped at spaces so each escaped line fits ``room``
     columns (a longer word gets a line of its own); only ``\\n`` breaks a line."""
     lines: list[tuple[str, str]] = []
     for paragraph in text.split("\n"):
-        raw, escaped = "", ""
+        raw, escaped, width = "", "", 0  # width: display_width(escaped), kept as words join
+        # The usual paragraph: every word is its own escape, one column per character.
+        plain = paragraph.isascii() and _is_plain(paragraph)
         for index, word in enumerate(paragraph.split(" ")):
-            if word.isprintable() and '"' not in word and "\\" not in word:
-                word_escaped = word  # what _doc_char gives each character of such a word
+            if plain:
+                word_escaped, word_width = word, len(word)
             else:
-                word_escaped = "".join(_doc_char(char) for char in word)
-            if index and raw and display_width(f"{escaped} {word_escaped}") > room:
+                if _is_plain(word):
+                    word_escaped = word  # what _doc_char gives each character of such a word
+                else:
+                    word_escaped = "".join(_doc_char(char) for char in word)
+                word_width = display_width(word_escaped)
+            if index and raw and width + 1 + word_width > room:
                 lines.append((raw, escaped))
-                raw, escaped = word, word_escaped
+                raw, escaped, width = word, word_escaped, word_width
             elif index:
                 raw, escaped = f"{raw} {word}", f"{escaped} {word_escaped}"
+                width += 1 + word_width
             else:
-                raw, escaped = word, word_escaped
+                raw, escaped, width = word, word_escaped, word_width
         lines.append((raw, escaped))
     return lines
 

@@ -158,6 +158,22 @@ class _EventView:
     member: str
 
 
+@dataclass(frozen=True, slots=True)
+class _TransitionView:
+    """A transition as the template reads it: an object, not a dict (Jinja looks an
+    attribute up first and pays for an ``AttributeError`` on every dict key it reads)."""
+
+    from_member: str
+    to_member: str
+    trigger: str
+    guard: str | None
+    side_effects: tuple[str, ...]
+    who: str | None
+    provenance: str | None
+    source: str | None
+    event_member: str | None
+
+
 @dataclass(frozen=True)
 class _InvalidView:
     from_member: str
@@ -228,12 +244,12 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
         "enum_class": enum_class,
         "states": states,
         "transitions": [
-            {
-                "from_member": members[t.from_state],
-                "to_member": members[t.to_state],
+            _TransitionView(
+                from_member=members[t.from_state],
+                to_member=members[t.to_state],
                 **{name: getattr(t, name) for name in TRANSITION_TEXT_FIELDS},
-                "event_member": None if t.event is None else events[t.event],
-            }
+                event_member=None if t.event is None else events[t.event],
+            )
             for t in spec.transitions
         ],
         "events": [_EventView(name, member) for name, member in events.items()],
