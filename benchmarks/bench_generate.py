@@ -1,5 +1,6 @@
 """Generate benchmark: every figure a ratio against a cold lint of the same documents, measured
-in the same run (paired: the ways run in turn, medians of CPU time).
+in the same run (paired: the ways run in turn, medians of CPU time, also split into user and
+system time: the system share is the file work).
 
     python benchmarks/bench_generate.py [--count N] [--repeat R]
 
@@ -32,8 +33,8 @@ ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE
 ENV["PYTHONPATH"] = str(ROOT)
 
 
-def cpu(cwd: Path, *args: str) -> float:
-    """CPU seconds (user + system) of one ``statedoc`` process."""
+def cpu(cwd: Path, *args: str) -> tuple[float, float]:
+    """CPU seconds (user, system) of one ``statedoc`` process."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "generator", *args],
         cwd=cwd,
@@ -47,7 +48,7 @@ def cpu(cwd: Path, *args: str) -> float:
     proc.stderr.close()
     if status != 0:
         raise SystemExit(f"statedoc {' '.join(args)} failed: {err[-800:]}")
-    return usage.ru_utime + usage.ru_stime
+    return usage.ru_utime, usage.ru_stime
 
 
 def main() -> None:
@@ -67,7 +68,7 @@ def main() -> None:
         "no-op build",
         "no-op check",
     )
-    samples: dict[str, list[float]] = {way: [] for way in ways}
+    samples: dict[str, list[tuple[float, float]]] = {way: [] for way in ways}
     for _ in range(args.repeat):
         samples["cold lint"].append(cpu(root, "lint", "-q", "--no-cache", "-j1"))
         shutil.rmtree(root / "generated", ignore_errors=True)
@@ -77,22 +78,25 @@ def main() -> None:
         samples["no-op generate"].append(cpu(root, "generate", "-q", "-j1"))
         samples["no-op build"].append(cpu(root, "build", "-q", "-j1"))
         samples["no-op check"].append(cpu(root, "check", "-q", "-j1"))
-    median = {way: statistics.median(values) for way, values in samples.items()}
+    median = {way: statistics.median(u + s for u, s in values) for way, values in samples.items()}
+    user = {way: statistics.median(u for u, _ in values) for way, values in samples.items()}
+    system = {way: statistics.median(s for _, s in values) for way, values in samples.items()}
     lint, cold = median["cold lint"], median["cold generate"]
     targets = {"cold generate": 1.5, "no-op generate": 0.2, "no-op build": 0.2, "no-op check": 0.2}
     print(
         f"# statedoc generate, {args.count} documents (python {sys.version.split()[0]}; "
         f"median CPU of {args.repeat} paired runs)\n"
     )
-    print("| run | CPU | x cold lint | target | | x cold generate |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| run | CPU | user | system | x cold lint | target | | x cold generate |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for way in ways:
         ratio = median[way] / lint
         target = targets.get(way)
         goal = "" if target is None else f"<= {target}x"
         verdict = "" if target is None else ("met" if ratio <= target else "NOT MET")
         print(
-            f"| {way} | {median[way]:.2f} s | {ratio:.2f}x | {goal} | {verdict} "
+            f"| {way} | {median[way]:.2f} s | {user[way]:.2f} s | {system[way]:.2f} s "
+            f"| {ratio:.2f}x | {goal} | {verdict} "
             f"| {median[way] / cold:.2f}x |"
         )
     shutil.rmtree(root)

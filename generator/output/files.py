@@ -23,8 +23,10 @@ are older than an hour). A concurrent live run's temp file is never touched.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -98,6 +100,25 @@ def _unchanged(path: Path, data: bytes) -> bool:
         return False
     except IsADirectoryError:
         raise IsADirectoryError(f"{path} is a directory") from None
+
+
+def read_current(path: Path) -> tuple[bytes, int] | None:
+    """The file's bytes and permissions now (None: missing), read with one open; a folder in
+    the way raises :class:`IsADirectoryError`."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        chunks = []
+        while chunk := os.read(fd, max(info.st_size + 1, 65536)):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks), info.st_mode & 0o7777
 
 
 def replace_file(path: Path, data: bytes, *, durable: bool = True) -> None:
@@ -185,6 +206,13 @@ class Batch:
             return False
         self._pending.append((_temp_file(path, data, durable=False), path))
         return True
+
+    def stage(self, path: Path, data: bytes, mode: int | None) -> None:
+        """Stage ``data`` for ``path``, which the caller has just read (:func:`read_current`)
+        and found to differ: it is not read or stat'ed again. ``mode``: the permissions to
+        keep (None: a new file, 0644)."""
+        temp = _new_temp(path, data, mode=0o644 if mode is None else mode, durable=False)
+        self._pending.append((temp, path))
 
     def commit(self) -> list[tuple[Path, OSError]]:
         """Flush every staged file, then rename each over its target; returns the targets

@@ -424,7 +424,10 @@ def apply_plan(plan: Plan, *, force: bool = False) -> tuple[int, int]:
 
 
 def _apply(plan: Plan, batch: Batch, force: bool) -> tuple[int, int]:
+    from generator.output.files import read_current
+
     written = deleted = 0
+    made = False  # the output folder, made before the first file is written into it
     for change in plan.changes:
         if change.edit is not None:
             written += _apply_edit(plan, change, change.edit, force)
@@ -432,20 +435,24 @@ def _apply(plan: Plan, batch: Batch, force: bool) -> tuple[int, int]:
         path = plan.out / change.relative
         try:
             if change.new is not None:
-                plan.out.mkdir(parents=True, exist_ok=True)
+                if not made:
+                    plan.out.mkdir(parents=True, exist_ok=True)
+                    made = True
                 reason = unsafe(plan.out, change.relative)
                 if reason is not None:
                     plan.problems.append(
                         Problem(display(path), 1, 1, f"refused to write: {reason}", UNSAFE)
                     )
                     continue
-                if _current(path) != change.old:
+                now = read_current(path)
+                if (None if now is None else now[0]) != change.old:
                     # Created or edited since planning: never replace what the plan (and
                     # its diff) did not show.
                     what = "appeared" if change.old is None else "changed"
                     raise FileExistsError(f"{display(path)} {what} while generating")
-                if batch.write(path, change.new):
-                    written += 1
+                # Read just now and differing (a plan holds no change to the same bytes).
+                batch.stage(path, change.new, None if now is None else now[1])
+                written += 1
             elif inside(path, os.path.realpath(plan.out)) and ours(path):
                 path.unlink()
                 deleted += 1

@@ -431,15 +431,18 @@ def _apply(plan: Plan, sources: Sources) -> tuple[int, int]:
     before = len(plan.problems)
     done = apply_plan(plan)
     failed = {p.path for p in plan.problems[before:]}
+    base = os.path.abspath(plan.out)
     for change in plan.changes:
-        path = plan.out / change.relative
-        if change.new is None or display(path) in failed:
+        if change.new is None:
             continue
+        if failed and display(plan.out / change.relative) in failed:
+            continue
+        path = os.path.join(base, change.relative)
         try:
             info = os.lstat(path)
         except OSError:
             continue
         if stat.S_ISREG(info.st_mode) and info.st_size == len(change.new):
             digest = hashlib.sha256(change.new).hexdigest()
-            sources.signatures.record(os.path.abspath(path), info, digest)
+            sources.signatures.record(path, info, digest)
     return done

@@ -71,3 +71,45 @@ def test_the_flush_really_syncs(tmp_path: Path) -> None:
         batch.write(tmp_path / f"m{index}.py", b"data\n")
     assert batch.commit() == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m0.py", "m1.py", "m2.py"]
+
+
+def test_applying_a_plan_keeps_modes_and_reads_each_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plan stages what it has just read: an update keeps the file's mode, a new file
+    (in a new folder) is 0644, and no target is read or stat'ed twice."""
+    from generator.output.plan import Change, Plan, apply_plan
+    from generator.templating import header_line
+
+    old = tmp_path / "a/old.py"
+    old.parent.mkdir()
+    before = f"{header_line('#')}\nbefore\n".encode()
+    old.write_bytes(before)
+    os.chmod(old, 0o640)
+    plan = Plan(out=tmp_path, label="")
+    plan.changes = [
+        Change("update", "a/old.py", before, b"after\n"),
+        Change("create", "b/c/new.py", None, b"created\n"),
+    ]
+    reads: list[str] = []
+    real_open = os.open
+    monkeypatch.setattr(
+        os, "open", lambda p, *a, **k: reads.append(os.fspath(p)) or real_open(p, *a, **k)
+    )
+    assert apply_plan(plan) == (2, 0) and plan.problems == []
+    assert old.read_bytes() == b"after\n" and old.stat().st_mode & 0o777 == 0o640
+    new = tmp_path / "b/c/new.py"
+    assert new.read_bytes() == b"created\n" and new.stat().st_mode & 0o777 == 0o644
+    assert reads.count(str(old)) == 1 and reads.count(str(new)) == 1
+
+
+def test_a_folder_where_the_plan_expects_a_file_is_refused(tmp_path: Path) -> None:
+    from generator.output.plan import Change, Plan, apply_plan
+
+    (tmp_path / "x.py").mkdir()
+    plan = Plan(out=tmp_path, label="")
+    plan.changes = [Change("create", "x.py", None, b"new\n")]
+    assert apply_plan(plan) == (0, 0)
+    (problem,) = plan.problems
+    assert problem.code == "SD408" and problem.message.endswith("cannot write: Is a directory")
+    assert (tmp_path / "x.py").is_dir()

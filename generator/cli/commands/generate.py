@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     from generator import pipeline
 
     workspace = workspace_for(args)
-    lint_run = pipeline.lint(workspace, reuse=True)
+    lint_run = pipeline.lint(workspace, reuse=True, spare=True)  # generate releases
     blocked = {r.path for r in lint_run.results if not lint_run.clean(r.path)}
     outcome = pipeline.generate(
         workspace,
