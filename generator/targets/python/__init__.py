@@ -8,14 +8,13 @@ is the one escaping path spec text takes into Python source, :mod:`.target` is t
 from __future__ import annotations
 
 from generator.targets import document_sha256
+from generator.targets.python.package import render_package_init, render_py_typed
 from generator.targets.python.render import (
     MMD_HEADER,
     PY_HEADER,
     alias_name,
     mmd_header,
     render_module,
-    render_package_init,
-    render_py_typed,
 )
 from generator.templating import RenderError, has_header
 

@@ -13,15 +13,15 @@ Jinja2 is imported lazily by the kit, so linting never pays for it.
 from __future__ import annotations
 
 import builtins
-import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.model.events import event_member, method_clash
 from generator.model.names import member_name, pascal_name
 from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec
+from generator.records import dataclass
 from generator.targets.python import literals
 from generator.targets.python.literals import comment_text
+from generator.targets.python.package import RUFF_MODULE_NAME as _RUFF_MODULE_NAME
 from generator.targets.refusals import refuse_unfaithful, unique_members
 from generator.templating import GENERATED, RenderError, environment, header_line
 
@@ -33,8 +33,6 @@ PY_HEADER = f"# {GENERATED}"
 #: How a generated Mermaid file starts.
 MMD_HEADER = f"%% {GENERATED}"
 
-#: Module names ruff's N999 accepts; any other file or folder name gets a file-level noqa.
-_RUFF_MODULE_NAME = re.compile(r"[_a-z][_a-z0-9]*")
 #: Longest state member a ``class State`` body line holds under the line width.
 _MAX_CLASS_MEMBER = 60
 #: Longest title alias bound to ``Machine`` (one ``Alias = Machine`` line).
@@ -266,17 +264,3 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
     }
     with literals.memo():
         return _render("module.py.j2", context, f"{module}.py")
-
-
-def render_package_init(package: str) -> str:
-    """``__init__.py`` of a generated package (``package`` is the folder's name)."""
-    context = {
-        "header": header_line("#"),
-        "ruff_n999": _RUFF_MODULE_NAME.fullmatch(package) is None,
-    }
-    return _render("__init__.py.j2", context, "__init__.py")
-
-
-def render_py_typed() -> str:
-    """The PEP 561 marker: a comment line only (no ``partial``), so cleanup can recognise it."""
-    return header_line("#") + "\n"

@@ -38,7 +38,7 @@ class PythonTarget:
         return {f"{base}.py": source.encode("utf-8")}
 
     def package_files(self, paths: Collection[str], out_name: str) -> dict[str, bytes]:
-        from generator.targets.python.render import render_package_init, render_py_typed
+        from generator.targets.python.package import render_package_init, render_py_typed
 
         packages: set[str] = set()
         for path in paths:
