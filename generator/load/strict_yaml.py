@@ -11,6 +11,8 @@ never ``mark.line``, which drifts at U+2028.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import yaml
 
@@ -36,6 +38,9 @@ _INF = lazy(r"[-+]?\.(?:inf|Inf|INF)")
 _NAN = lazy(r"\.(?:nan|NaN|NAN)")
 _MAX_INT_DIGITS = 4000
 _SCALAR_EVENT = yaml.ScalarEvent
+_COMPLEX = "\x00complex"  # the key of a value that is not kept (complex or repeated key)
+_OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +184,8 @@ def load(
     builder = _Builder(offset, max_depth)
     builder.scalars = None if scalars is None else scalars.spans
     loader = yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
-    get_event, feed = loader.get_event, builder.feed
     try:
-        while (event := get_event()) is not None and feed(event):
-            pass
+        event = builder.walk(loader.get_event)
         if scalars is not None:
             scalars.complete = event is None
     except yaml.YAMLError as exc:
@@ -222,56 +225,68 @@ class _Builder:
         span = Span(self.offset + start, self.offset + max(end, start + 1))
         self.problems.append(Problem(code, span, message, related))
 
-    def feed(self, event: yaml.Event) -> bool:
-        """Consume one event; False stops the walk (fatal for this document).
+    def walk(self, get_event: Callable[[], Any]) -> Any:
+        """Consume libyaml's events until the stream ends (None) or one is fatal (that event).
 
-        Most events are untagged scalars that are words or sentences, going into a live
-        mapping or list: those are handled inline (the same steps as :meth:`_scalar`,
-        :meth:`_add` and :meth:`_key`, without their calls); anything else takes the general
-        path below."""
-        if (
-            type(event) is _SCALAR_EVENT
-            and event.anchor is None
-            and event.tag is None
-            and self.scalars is None
-            and self.stack
-            and event.start_mark is not None
-            and event.end_mark is not None
-        ):
-            frame: _Frame | None = self.stack[-1]
-            text: str = event.value
-            value: object = text
-            if event.implicit[0]:  # resolve_plain's first two cases; numbers go the long way
-                if not text:
-                    value = None
-                elif text[0] in _NUMERIC_START:
-                    frame = None
-                else:
-                    value = _WORDS.get(text, text)
-            if frame is not None and not frame.dead:
-                offset = self.offset
-                span = Span(offset + event.start_mark.index, offset + event.end_mark.index)
-                container = frame.container
-                if isinstance(container, list):
-                    self.result.spans[(*frame.path, len(container))] = span
-                    container.append(value)
-                    return True
-                key = frame.key
-                if key is None:
-                    if type(value) is str and value not in frame.seen:
-                        frame.seen[value] = span
-                        frame.key, frame.key_span = value, span
+        Most events are untagged scalars that are words or sentences going into a live mapping
+        or list: this loop handles those itself (the same steps as :meth:`_scalar`, :meth:`_add`
+        and :meth:`_key`, without their calls, which cost a third of the load). Collections
+        skip :meth:`feed`'s dispatch; anything else goes through it."""
+        stack, spans, key_spans = self.stack, self.result.spans, self.result.key_spans
+        offset, words, numeric = self.offset, _WORDS, _NUMERIC_START
+        span_of = tuple.__new__  # Span(a, b) without NamedTuple's Python-level __new__
+        fast = self.scalars is None
+        while (event := get_event()) is not None:
+            kind = type(event)
+            if kind is _SCALAR_EVENT and fast and event.anchor is None and event.tag is None:
+                frame = stack[-1] if stack else None
+                text: str = event.value
+                value: object = text
+                if event.implicit[0]:  # resolve_plain's first two cases; numbers go the long way
+                    if not text:
+                        value = None
+                    elif text[0] in numeric:
+                        frame = None
                     else:
-                        self._key(frame, value, span)
-                    return True
-                if key != "\x00complex" and key not in container:
-                    path = (*frame.path, key)
-                    container[key] = value
-                    self.result.spans[path] = span
-                    self.result.key_spans[path] = frame.key_span  # type: ignore[assignment]
-                frame.key = None
-                frame.key_span = None
-                return True
+                        value = words.get(text, text)
+                if frame is not None and not frame.dead:
+                    span = span_of(
+                        Span, (offset + event.start_mark.index, offset + event.end_mark.index)
+                    )
+                    container = frame.container
+                    if isinstance(container, list):
+                        spans[(*frame.path, len(container))] = span
+                        container.append(value)
+                        continue
+                    key = frame.key
+                    if key is None:
+                        if type(value) is str and value not in frame.seen:
+                            frame.seen[value] = span
+                            frame.key, frame.key_span = value, span
+                        else:
+                            self._key(frame, value, span)
+                        continue
+                    if key != _COMPLEX and key not in container:
+                        path = (*frame.path, key)
+                        container[key] = value
+                        spans[path] = span
+                        key_spans[path] = frame.key_span  # type: ignore[assignment]
+                    frame.key = None
+                    frame.key_span = None
+                    continue
+            elif kind in _CLOSING:
+                self._close(event.end_mark.index)
+                continue
+            elif kind in _OPENING and event.anchor is None:
+                if not self._open(event, event.start_mark.index, event.end_mark.index):
+                    return event
+                continue
+            if not self.feed(event):
+                return event
+        return None
+
+    def feed(self, event: yaml.Event) -> bool:
+        """Consume one event; False stops the walk (fatal for this document)."""
         start = event.start_mark.index if event.start_mark is not None else 0
         end = event.end_mark.index if event.end_mark is not None else start
         if type(event) is yaml.ScalarEvent and event.anchor is None:  # the common case first
@@ -297,8 +312,7 @@ class _Builder:
         if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
             return self._open(event, start, end)
         if isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
-            frame = self.stack.pop()
-            self._add(frame.container, frame.start, end, opened=frame)
+            self._close(end)
         return True
 
     def _scalar(self, event: yaml.ScalarEvent, start: int, end: int) -> bool:
@@ -317,31 +331,35 @@ class _Builder:
         return True
 
     def _open(self, event: yaml.CollectionStartEvent, start: int, end: int) -> bool:
-        is_map = isinstance(event, yaml.MappingStartEvent)
-        if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+        is_map = type(event) is yaml.MappingStartEvent
+        if event.tag is not None and event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
             self.problem("SD003", start, end, f"explicit tag {event.tag} is not allowed")
-        if len(self.stack) >= self.max_depth:
+        stack = self.stack
+        if len(stack) >= self.max_depth:
             self.problem("SD003", start, end, f"nesting is deeper than {self.max_depth} levels")
             return False
-        parent = self.stack[-1] if self.stack else None
-        dead = parent is not None and (parent.dead or self._expects_key(parent))
-        if dead and parent is not None and not parent.dead:
-            self.problem("SD003", start, end, "mapping keys must be plain strings, not collections")
-        path = self._child_path(parent) if parent is not None and not dead else ()
         container: dict[str, object] | list[object] = {} if is_map else []
-        self.stack.append(_Frame(container, path, start, dead=dead))
+        path: Path = ()
+        dead = False
+        if stack:
+            parent = stack[-1]
+            if parent.dead:
+                dead = True
+            elif type(parent.container) is list:
+                path = (*parent.path, len(parent.container))
+            elif parent.key is None:  # a collection as a mapping key
+                self.problem(
+                    "SD003", start, end, "mapping keys must be plain strings, not collections"
+                )
+                dead = True
+            else:
+                path = (*parent.path, parent.key)
+        stack.append(_Frame(container, path, start, dead=dead))
         return True
 
-    @staticmethod
-    def _expects_key(frame: _Frame) -> bool:
-        return isinstance(frame.container, dict) and frame.key is None
-
-    @staticmethod
-    def _child_path(frame: _Frame) -> Path:
-        if isinstance(frame.container, list):
-            return (*frame.path, len(frame.container))
-        assert frame.key is not None
-        return (*frame.path, frame.key)
+    def _close(self, end: int) -> None:
+        frame = self.stack.pop()
+        self._add(frame.container, frame.start, end, opened=frame)
 
     def _add(self, value: object, start: int, end: int, opened: _Frame | None = None) -> None:
         span = Span(self.offset + start, self.offset + end)
@@ -352,7 +370,7 @@ class _Builder:
         frame = self.stack[-1]
         if frame.dead or (opened is not None and opened.dead):
             if isinstance(frame.container, dict) and not frame.dead and frame.key is None:
-                frame.key = "\x00complex"
+                frame.key = _COMPLEX
                 frame.key_span = span
             elif isinstance(frame.container, dict) and not frame.dead:
                 frame.key = None
@@ -364,7 +382,7 @@ class _Builder:
         if frame.key is None:
             self._key(frame, value, span)
             return
-        if frame.key != "\x00complex" and frame.key not in frame.container:
+        if frame.key != _COMPLEX and frame.key not in frame.container:
             path = (*frame.path, frame.key)
             frame.container[frame.key] = value
             self.result.spans[path] = span
@@ -381,7 +399,7 @@ class _Builder:
                 span.end - self.offset,
                 f"mapping key {value!r} is not a string: quote it",
             )
-            frame.key, frame.key_span = "\x00complex", span
+            frame.key, frame.key_span = _COMPLEX, span
             return
         first = frame.seen.get(value)
         if first is not None:
@@ -393,7 +411,7 @@ class _Builder:
                     ((first, "first defined here"),),
                 )
             )
-            frame.key, frame.key_span = "\x00complex", span
+            frame.key, frame.key_span = _COMPLEX, span
             return
         frame.seen[value] = span
         frame.key, frame.key_span = value, span
