@@ -115,7 +115,9 @@ _FAST_END = rf"(?:{_FAST_ID}|\[\*\])"
 # One run, checked for a non-blank afterwards: ``[set]*[set-without-space][set]*`` would
 # backtrack quadratically over a long label that fails at its end. A numeric entity (``#95;``,
 # how statedoc's renderer writes ``_``) starts with a character the set lacks: no backtracking.
-_FAST_TEXT = r"(?:[A-Za-z0-9 .,()/!?'-]|#[0-9]+;)*"
+# Possessive runs (never given back: what follows cannot start with a character of the set but
+# a blank, and `` *$`` takes no blank the run left) match as the plain ones do, a third faster.
+_FAST_TEXT = r"(?:[A-Za-z0-9 .,()/!?'-]++|#[0-9]++;)*+"
 _FAST_LINE = lazy(
     rf"(?P<blank> *)$"
     rf'| *(?P<kw>state) +"(?P<name>{_FAST_TEXT})" +as +(?P<alias>{_FAST_ID}) *$'
@@ -162,6 +164,7 @@ def _fast(text: str) -> Diagram | None:
         _FAST_RESERVED.match,
         _FAST_LINE.match,
     )
+    plain: set[str] = set()  # ids already touched and found not reserved (ids recur a lot)
     offset = len(text) - len(header) + len("stateDiagram-v2")
     body = text[offset:]
     if body.startswith(" "):
@@ -201,15 +204,16 @@ def _fast(text: str) -> Diagram | None:
             else:
                 info.descriptions.append(shown)
             continue
-        if (src != START_END and reserved(src)) or (dst != START_END and reserved(dst)):
-            return None
+        for end, group in ((src, "src"), (dst, "dst")):
+            if end != START_END and end not in plain:
+                if reserved(end):
+                    return None
+                touch(end, offset + match.start(group))
+                plain.add(end)
         label = None
         if match.group("label") is not None:
             label = _fast_text(_js_trim(label_text)) or None
-        start = offset + match.start("src")
-        src_id = START_END if src == START_END else touch(src, start) or ""
-        dst_id = START_END if dst == START_END else touch(dst, offset + match.start("dst")) or ""
-        edges.append((src_id, dst_id, label, start))
+        edges.append((src, dst, label, offset + match.start("src")))
     return _assemble(
         "stateDiagram-v2", out, partial(_position, starts), [], False, text, plain=True
     )
