@@ -197,7 +197,10 @@ def _edge_multiset_drift(doc: Document, located: _Located, diagram: Diagram) -> 
             continue
         if left[pair] > 0:
             left[pair] -= 1
-            labels.setdefault(pair, Counter())[edge.label] += 1
+            drawn = labels.get(pair)
+            if drawn is None:  # not setdefault: a Counter() per edge costs more than the rule
+                drawn = labels[pair] = Counter()
+            drawn[edge.label] += 1
             continue
         extra = (
             "is not a declared transition"
