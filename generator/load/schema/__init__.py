@@ -153,6 +153,9 @@ def _compile(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
         return one_of
     rest = _compile_rest(node, refs)
     if "not" in node:
+        if node["not"].keys() == {"const"}:  # a state name: one call, not three
+            const = node["not"]["const"]
+            return lambda value: not (value == const and type(value) is type(const)) and rest(value)
         negated = _compile(node["not"], refs)
         return lambda value: not negated(value) and rest(value)
     return rest
@@ -182,7 +185,11 @@ def _compile_rest(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
         def array(value: object) -> bool:
             if not isinstance(value, list) or len(value) < min_items:
                 return False
-            return items is None or all(items(item) for item in value)
+            if items is not None:
+                for item in value:
+                    if not items(item):
+                        return False
+            return True
 
         return array
     if kind == "object":
@@ -191,6 +198,8 @@ def _compile_rest(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
 
 
 def _compile_string(min_length: int, pattern: str | None) -> _Check:
+    if min_length == 0 and pattern is None:  # most text fields
+        return lambda value: isinstance(value, str)
     search = None if pattern is None else re.compile(pattern).search  # unanchored, as in JSON
 
     def string(value: object) -> bool:
