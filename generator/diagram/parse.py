@@ -46,11 +46,13 @@ from .model import START_END, SYNTAX_CODE, Diagram, DiagramState, Edge, Problem
 from .preprocess import (
     _ENTITY_PLACEHOLDER_END,
     _ENTITY_PLACEHOLDER_NUM,
+    _PLACEHOLDER_PARTS,
     _as_written,
     _decode_placeholders_for_display,
     _encode_entities,
     _js_trim,
     _Mapped,
+    _numeric_ref,
     _preprocess,
     decode_display_text,
     diagram_kind,
@@ -135,12 +137,25 @@ _FAST_RESERVED = lazy(
 )
 
 
+_FAST_ENTITY = lazy(r"#([0-9]+);")
+
+
+def _fast_entity(match: re.Match[str]) -> str:
+    digits = match.group(1)
+    return _numeric_ref(int(digits) if len(digits) < 10 else 0x110000)
+
+
 def _fast_text(text: str) -> str:
     """A name or label as shown: ``encodeEntities`` then the display decoding, as the full
     path does (in a fast-shaped text every ``#`` starts a ``#digits;`` entity). Without a
     ``#`` the text has nothing to decode (no ``&``, ``<`` or placeholder character)."""
     if "#" not in text:
         return text
+    # The display decoding's first pass turns each entity into its character; a second pass
+    # runs only if those characters spell a placeholder. Most texts need the first one only.
+    shown = _FAST_ENTITY.sub(_fast_entity, text)
+    if _PLACEHOLDER_PARTS.search(shown) is None:
+        return shown
     text = text.replace("#", _ENTITY_PLACEHOLDER_NUM).replace(";", _ENTITY_PLACEHOLDER_END)
     return _decode_placeholders_for_display(text)
 
