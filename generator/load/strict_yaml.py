@@ -53,19 +53,68 @@ class Problem:
     related: tuple[tuple[Span, str], ...] = ()
 
 
-@dataclass(slots=True)
 class Loaded:
-    """The front matter as plain values, and where each value and key stands in the file."""
+    """The front matter as plain values, and where each value and key stands in the file.
 
-    value: object
-    spans: dict[Path, Span] = field(default_factory=dict)
-    key_spans: dict[Path, Span] = field(default_factory=dict)
+    A plain front matter is loaded without spans below the top level (a clean document never
+    asks for them, and they were half the cost of loading); ``spans`` and ``key_spans`` walk
+    the text again the first time they are read (``pending``: text, offset, depth cap)."""
+
+    __slots__ = ("_key_spans", "_pending", "_spans", "value")
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __init__(
+        self,
+        value: object,
+        spans: dict[Path, Span] | None = None,
+        key_spans: dict[Path, Span] | None = None,
+        pending: tuple[str, int, int] | None = None,
+    ) -> None:
+        self.value = value
+        self._spans = {} if spans is None else spans  # top level only while pending
+        self._key_spans = {} if key_spans is None else key_spans
+        self._pending = pending
+
+    @property
+    def spans(self) -> dict[Path, Span]:
+        self._complete()
+        return self._spans
+
+    @property
+    def key_spans(self) -> dict[Path, Span]:
+        self._complete()
+        return self._key_spans
+
+    def _complete(self) -> None:
+        if self._pending is not None:
+            text, offset, max_depth = self._pending
+            builder = _Builder(offset, max_depth)
+            loader = _loader(text)
+            try:
+                builder.walk(loader.get_event)
+            finally:
+                loader.dispose()
+            self._spans, self._key_spans = builder.result.spans, builder.result.key_spans
+            self._pending = None
 
     def span(self, path: Path) -> Span:
         """The span of the value at ``path``, or of its nearest ancestor that exists."""
-        while path not in self.spans and path:
+        spans = self._spans if len(path) <= 1 else self.spans  # the top level is always there
+        while path not in spans and path:
             path = path[:-1]
-        return self.spans.get(path, Span(0, 0))
+        return spans.get(path, Span(0, 0))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Loaded):
+            return NotImplemented
+        return (self.value, self.spans, self.key_spans) == (
+            other.value,
+            other.spans,
+            other.key_spans,
+        )
+
+    def __repr__(self) -> str:
+        return f"Loaded(value={self.value!r}, spans={self.spans!r}, key_spans={self.key_spans!r})"
 
 
 @dataclass(slots=True)
@@ -181,9 +230,13 @@ def load(
     collected so a user sees them together. ``scalars``, if given, records where the scalars
     are (see :class:`Scalars`).
     """
+    if scalars is None:
+        quick = _quick(text, offset, max_depth)
+        if quick is not None:
+            return quick, []
     builder = _Builder(offset, max_depth)
     builder.scalars = None if scalars is None else scalars.spans
-    loader = yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
+    loader = _loader(text)
     try:
         event = builder.walk(loader.get_event)
         if scalars is not None:
@@ -200,6 +253,90 @@ def load(
     if builder.problems:
         return None, builder.problems
     return builder.result, builder.problems
+
+
+def _loader(text: str) -> yaml.CSafeLoader | yaml.SafeLoader:
+    return yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
+
+
+def _quick(text: str, offset: int, max_depth: int) -> Loaded | None:
+    """The values of a front matter that needs none of the builder's checks, with the spans of
+    the top level only (the rest on demand, see :class:`Loaded`); None at the first event that
+    the builder would have to judge (a tag, anchor or alias, a key that is not a new string, a
+    collection as a key, a second document, the depth cap, a syntax error): then it decides."""
+    loader = _loader(text)
+    try:
+        root, spans, key_spans = _quick_walk(loader.get_event, offset, max_depth)
+    except (yaml.YAMLError, RecursionError, _TooLargeError, _NeedsBuilderError):
+        return None
+    finally:
+        loader.dispose()
+    return None if root is None else Loaded(root, spans, key_spans, (text, offset, max_depth))
+
+
+class _NeedsBuilderError(Exception):
+    pass
+
+
+def _quick_walk(
+    get_event: Callable[[], Any], offset: int, max_depth: int
+) -> tuple[object, dict[Path, Span], dict[Path, Span]]:
+    """:func:`_quick`'s loop: the builder's value steps without its checks and paths."""
+    stack: list[Any] = []  # open collections
+    keys: list[str | None] = []  # for each, the key waiting for its value
+    starts: list[int] = []
+    spans: dict[Path, Span] = {}
+    key_spans: dict[Path, Span] = {}
+    root, span_of = None, tuple.__new__
+    while (event := get_event()) is not None:
+        kind = type(event)
+        if kind is _SCALAR_EVENT:
+            if event.anchor is not None or event.tag is not None or not stack:
+                raise _NeedsBuilderError
+            value = event.value
+            if event.implicit[0]:  # as resolve_plain, without its call for words
+                numeric = not value or value[0] in _NUMERIC_START
+                value = resolve_plain(value) if numeric else _WORDS.get(value, value)
+            start = event.start_mark.index
+        elif kind in _OPENING:
+            if (
+                event.anchor is not None
+                or event.tag is not None
+                or len(stack) >= max_depth
+                or (stack and keys[-1] is None and type(stack[-1]) is dict)  # a key
+            ):
+                raise _NeedsBuilderError
+            stack.append({} if kind is yaml.MappingStartEvent else [])
+            keys.append(None)
+            starts.append(event.start_mark.index)
+            continue
+        elif kind in _CLOSING:
+            value, start, _ = stack.pop(), starts.pop(), keys.pop()
+            if not stack:
+                root = value
+                spans[()] = span_of(Span, (offset + start, offset + event.end_mark.index))
+                continue
+        else:  # every document has a node, so a document start after one is a second document
+            if kind is yaml.AliasEvent or (kind is yaml.DocumentStartEvent and root is not None):
+                raise _NeedsBuilderError
+            continue
+        container, key = stack[-1], keys[-1]
+        at: str | int  # where the value goes (its path, if it is at the top level)
+        if type(container) is list:
+            place, at = spans, len(container)
+            container.append(value)
+        elif key is None:
+            if type(value) is not str or value in container:
+                raise _NeedsBuilderError  # not a string, or a duplicate key
+            keys[-1] = value
+            place, at = key_spans, value
+        else:
+            container[key] = value
+            keys[-1] = None
+            place, at = spans, key
+        if len(stack) == 1:  # the top level keeps its spans
+            place[(at,)] = span_of(Span, (offset + start, offset + event.end_mark.index))
+    return root, spans, key_spans
 
 
 class _Builder:
