@@ -10,14 +10,24 @@ never ``mark.line``, which drifts at U+2028.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 import yaml
 
+from generator.load.plain_yaml import (
+    _CLOSING,
+    _NUMERIC_START,
+    _OPENING,
+    _SCALAR_EVENT,
+    _WORDS,
+    _TooLargeError,
+    open_loader,
+    quick_load,
+    spans_from_marks,
+)
+from generator.load.plain_yaml import resolve_plain as resolve_plain  # noqa: PLC0414 - re-export
 from generator.load.source import Span
-from generator.patterns import lazy
 from generator.records import dataclass, field
 
 Path = tuple[str | int, ...]
@@ -27,20 +37,7 @@ _STR_TAGS = {None, "!", "tag:yaml.org,2002:str"}
 _SEQ_TAGS = {None, "!", "tag:yaml.org,2002:seq"}
 _MAP_TAGS = {None, "!", "tag:yaml.org,2002:map"}
 
-_NULL = lazy(r"~|null|Null|NULL|")
-_TRUE = lazy(r"true|True|TRUE")
-_FALSE = lazy(r"false|False|FALSE")
-_INT10 = lazy(r"[-+]?[0-9]+")
-_INT8 = lazy(r"0o[0-7]+")
-_INT16 = lazy(r"0x[0-9a-fA-F]+")
-_FLOAT = lazy(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
-_INF = lazy(r"[-+]?\.(?:inf|Inf|INF)")
-_NAN = lazy(r"\.(?:nan|NaN|NAN)")
-_MAX_INT_DIGITS = 4000
-_SCALAR_EVENT = yaml.ScalarEvent
 _COMPLEX = "\x00complex"  # the key of a value that is not kept (complex or repeated key)
-_OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-_CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +54,11 @@ class Loaded:
     """The front matter as plain values, and where each value and key stands in the file.
 
     A plain front matter is loaded without spans below the top level (a clean document never
-    asks for them, and they were half the cost of loading); ``spans`` and ``key_spans`` walk
-    the text again the first time they are read (``pending``: text, offset, depth cap)."""
+    asks for them, and they were half the cost of loading, see :mod:`.plain_yaml`); ``spans``
+    and ``key_spans`` are made from the recorded ``marks`` the first time they are read
+    (``pending``: the text, offset and depth cap, to walk it again if the values changed)."""
 
-    __slots__ = ("_key_spans", "_pending", "_spans", "value")
+    __slots__ = ("_key_spans", "_marks", "_pending", "_spans", "value")
     __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
 
     def __init__(
@@ -69,8 +67,10 @@ class Loaded:
         spans: dict[Path, Span] | None = None,
         key_spans: dict[Path, Span] | None = None,
         pending: tuple[str, int, int] | None = None,
+        marks: list[int] | None = None,
     ) -> None:
         self.value = value
+        self._marks = marks
         self._spans = {} if spans is None else spans  # top level only while pending
         self._key_spans = {} if key_spans is None else key_spans
         self._pending = pending
@@ -86,16 +86,22 @@ class Loaded:
         return self._key_spans
 
     def _complete(self) -> None:
-        if self._pending is not None:
-            text, offset, max_depth = self._pending
+        """Fill the spans from the marks the quick load kept, or, if the values no longer use
+        them up exactly (changed since loading), by walking the text again."""
+        if self._pending is None:
+            return
+        text, offset, max_depth = self._pending
+        found = spans_from_marks(self.value, self._marks or [], offset)
+        if found is None:
             builder = _Builder(offset, max_depth)
-            loader = _loader(text)
+            loader = open_loader(text)
             try:
                 builder.walk(loader.get_event)
             finally:
                 loader.dispose()
-            self._spans, self._key_spans = builder.result.spans, builder.result.key_spans
-            self._pending = None
+            found = builder.result.spans, builder.result.key_spans
+        self._spans, self._key_spans = found
+        self._pending = self._marks = None
 
     def span(self, path: Path) -> Span:
         """The span of the value at ``path``, or of its nearest ancestor that exists."""
@@ -125,54 +131,6 @@ class Scalars:
 
     spans: list[Span] = field(default_factory=list)
     complete: bool = False
-
-
-class _TooLargeError(Exception):
-    pass
-
-
-_WORDS: dict[str, object] = {
-    "~": None,
-    "null": None,
-    "Null": None,
-    "NULL": None,
-    "true": True,
-    "True": True,
-    "TRUE": True,
-    "false": False,
-    "False": False,
-    "FALSE": False,
-}
-_NUMERIC_START = frozenset("0123456789+-.")
-
-
-def resolve_plain(text: str) -> object:
-    """The YAML 1.2 core schema for a plain scalar: null, bool, int, float, else str."""
-    if not text:
-        return None
-    if text[0] not in _NUMERIC_START:  # most scalars are words and sentences: no regex
-        return _WORDS.get(text, text)
-    if _NULL.fullmatch(text):
-        return None
-    if _TRUE.fullmatch(text):
-        return True
-    if _FALSE.fullmatch(text):
-        return False
-    if _INT10.fullmatch(text):
-        if len(text) > _MAX_INT_DIGITS:
-            raise _TooLargeError(text)
-        return int(text, 10)
-    if _INT8.fullmatch(text):
-        return int(text[2:], 8)
-    if _INT16.fullmatch(text):
-        return int(text[2:], 16)
-    if _FLOAT.fullmatch(text):
-        return float(text)
-    if _INF.fullmatch(text):
-        return -math.inf if text.startswith("-") else math.inf
-    if _NAN.fullmatch(text):
-        return math.nan
-    return text
 
 
 @dataclass(slots=True)
@@ -231,12 +189,13 @@ def load(
     are (see :class:`Scalars`).
     """
     if scalars is None:
-        quick = _quick(text, offset, max_depth)
+        quick = quick_load(text, offset, max_depth)
         if quick is not None:
-            return quick, []
+            root, spans, key_spans, marks = quick
+            return Loaded(root, spans, key_spans, (text, offset, max_depth), marks), []
     builder = _Builder(offset, max_depth)
     builder.scalars = None if scalars is None else scalars.spans
-    loader = _loader(text)
+    loader = open_loader(text)
     try:
         event = builder.walk(loader.get_event)
         if scalars is not None:
@@ -253,90 +212,6 @@ def load(
     if builder.problems:
         return None, builder.problems
     return builder.result, builder.problems
-
-
-def _loader(text: str) -> yaml.CSafeLoader | yaml.SafeLoader:
-    return yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
-
-
-def _quick(text: str, offset: int, max_depth: int) -> Loaded | None:
-    """The values of a front matter that needs none of the builder's checks, with the spans of
-    the top level only (the rest on demand, see :class:`Loaded`); None at the first event that
-    the builder would have to judge (a tag, anchor or alias, a key that is not a new string, a
-    collection as a key, a second document, the depth cap, a syntax error): then it decides."""
-    loader = _loader(text)
-    try:
-        root, spans, key_spans = _quick_walk(loader.get_event, offset, max_depth)
-    except (yaml.YAMLError, RecursionError, _TooLargeError, _NeedsBuilderError):
-        return None
-    finally:
-        loader.dispose()
-    return None if root is None else Loaded(root, spans, key_spans, (text, offset, max_depth))
-
-
-class _NeedsBuilderError(Exception):
-    pass
-
-
-def _quick_walk(
-    get_event: Callable[[], Any], offset: int, max_depth: int
-) -> tuple[object, dict[Path, Span], dict[Path, Span]]:
-    """:func:`_quick`'s loop: the builder's value steps without its checks and paths."""
-    stack: list[Any] = []  # open collections
-    keys: list[str | None] = []  # for each, the key waiting for its value
-    starts: list[int] = []
-    spans: dict[Path, Span] = {}
-    key_spans: dict[Path, Span] = {}
-    root, span_of = None, tuple.__new__
-    while (event := get_event()) is not None:
-        kind = type(event)
-        if kind is _SCALAR_EVENT:
-            if event.anchor is not None or event.tag is not None or not stack:
-                raise _NeedsBuilderError
-            value = event.value
-            if event.implicit[0]:  # as resolve_plain, without its call for words
-                numeric = not value or value[0] in _NUMERIC_START
-                value = resolve_plain(value) if numeric else _WORDS.get(value, value)
-            start = event.start_mark.index
-        elif kind in _OPENING:
-            if (
-                event.anchor is not None
-                or event.tag is not None
-                or len(stack) >= max_depth
-                or (stack and keys[-1] is None and type(stack[-1]) is dict)  # a key
-            ):
-                raise _NeedsBuilderError
-            stack.append({} if kind is yaml.MappingStartEvent else [])
-            keys.append(None)
-            starts.append(event.start_mark.index)
-            continue
-        elif kind in _CLOSING:
-            value, start, _ = stack.pop(), starts.pop(), keys.pop()
-            if not stack:
-                root = value
-                spans[()] = span_of(Span, (offset + start, offset + event.end_mark.index))
-                continue
-        else:  # every document has a node, so a document start after one is a second document
-            if kind is yaml.AliasEvent or (kind is yaml.DocumentStartEvent and root is not None):
-                raise _NeedsBuilderError
-            continue
-        container, key = stack[-1], keys[-1]
-        at: str | int  # where the value goes (its path, if it is at the top level)
-        if type(container) is list:
-            place, at = spans, len(container)
-            container.append(value)
-        elif key is None:
-            if type(value) is not str or value in container:
-                raise _NeedsBuilderError  # not a string, or a duplicate key
-            keys[-1] = value
-            place, at = key_spans, value
-        else:
-            container[key] = value
-            keys[-1] = None
-            place, at = spans, key
-        if len(stack) == 1:  # the top level keeps its spans
-            place[(at,)] = span_of(Span, (offset + start, offset + event.end_mark.index))
-    return root, spans, key_spans
 
 
 class _Builder:
