@@ -11,7 +11,8 @@ the quick path gives up and that loader decides, so every problem comes from it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import yaml
@@ -21,7 +22,7 @@ from generator.patterns import lazy
 
 _Path = tuple[str | int, ...]  # strict_yaml.Path (that module imports this one)
 #: A quick load: the values, the spans and key spans of the top level, the marks of every node.
-Quick = tuple[object, dict[_Path, Span], dict[_Path, Span], list[int]]
+Quick = tuple[object, dict[_Path, Span], dict[_Path, Span], Sequence[int]]
 
 _NULL = lazy(r"~|null|Null|NULL|")
 _TRUE = lazy(r"true|True|TRUE")
@@ -96,7 +97,7 @@ def quick_load(text: str, offset: int, max_depth: int) -> Quick | None:
     event the builder would have to judge (a tag, anchor or alias, a key that is not a new
     string, a collection as a key, a second document, the depth cap, a syntax error)."""
     loader = open_loader(text)
-    marks: list[int] = []
+    marks = array("q")  # not a list: no int object kept per mark
     try:
         root, spans, key_spans = _quick_walk(loader.get_event, offset, max_depth, marks)
     except (yaml.YAMLError, RecursionError, _TooLargeError, _NeedsBuilderError):
@@ -107,28 +108,15 @@ def quick_load(text: str, offset: int, max_depth: int) -> Quick | None:
 
 
 def spans_from_marks(
-    value: object, marks: list[int], offset: int
+    value: object, marks: Sequence[int], offset: int
 ) -> tuple[dict[_Path, Span], dict[_Path, Span]] | None:
     """Every value's and key's span, in the builder's order (a collection after its contents,
     a key with its value), from the start and end of each node that :func:`_quick_walk`
     recorded in that order; None when the values do not use up the marks exactly."""
     spans: dict[_Path, Span] = {}
     key_spans: dict[_Path, Span] = {}
-    take = iter(marks).__next__
-
-    def walk(node: object, path: _Path) -> None:
-        if isinstance(node, dict):
-            for key, child in node.items():
-                key_span = Span(offset + take(), offset + take())
-                walk(child, (*path, key))
-                key_spans[(*path, key)] = key_span
-        elif isinstance(node, list):
-            for index, child in enumerate(node):
-                walk(child, (*path, index))
-        spans[path] = Span(offset + take(), offset + take())
-
     try:
-        walk(value, ())
+        _place(value, (), iter(marks).__next__, offset, spans, key_spans)
     except StopIteration:
         return None
     if 2 * (len(spans) + len(key_spans)) != len(marks):
@@ -136,12 +124,33 @@ def spans_from_marks(
     return spans, key_spans
 
 
+def _place(
+    node: object,
+    path: _Path,
+    take: Callable[[], int],
+    offset: int,
+    spans: dict[_Path, Span],
+    key_spans: dict[_Path, Span],
+) -> None:
+    """:func:`spans_from_marks` for one node (a function of its own: a recursive closure
+    would be a reference cycle that keeps every span alive until the collector runs)."""
+    if isinstance(node, dict):
+        for key, child in node.items():
+            key_span = Span(offset + take(), offset + take())
+            _place(child, (*path, key), take, offset, spans, key_spans)
+            key_spans[(*path, key)] = key_span
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            _place(child, (*path, index), take, offset, spans, key_spans)
+    spans[path] = Span(offset + take(), offset + take())
+
+
 class _NeedsBuilderError(Exception):
     pass
 
 
 def _quick_walk(
-    get_event: Callable[[], Any], offset: int, max_depth: int, marks: list[int]
+    get_event: Callable[[], Any], offset: int, max_depth: int, marks: array[int]
 ) -> tuple[object, dict[_Path, Span], dict[_Path, Span]]:
     """:func:`quick_load`'s loop: the builder's value steps without its checks and paths. Each
     node's start and end go to ``marks``, a scalar's at once, a collection's at its end (the
@@ -161,7 +170,7 @@ def _quick_walk(
             if event.implicit[0]:  # as resolve_plain, without its call for words
                 numeric = not value or value[0] in _NUMERIC_START
                 value = resolve_plain(value) if numeric else _WORDS.get(value, value)
-            marks += (event.start_mark.index, event.end_mark.index)
+            marks.extend((event.start_mark.index, event.end_mark.index))
         elif kind in _OPENING:
             if (
                 event.anchor is not None
@@ -176,7 +185,7 @@ def _quick_walk(
             continue
         elif kind in _CLOSING:
             value, _ = stack.pop(), keys.pop()
-            marks += (starts.pop(), event.end_mark.index)
+            marks.extend((starts.pop(), event.end_mark.index))
             if not stack:
                 root = value
                 spans[()] = span_of(Span, (offset + marks[-2], offset + marks[-1]))

@@ -10,7 +10,7 @@ never ``mark.line``, which drifts at U+2028.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import yaml
@@ -67,7 +67,7 @@ class Loaded:
         spans: dict[Path, Span] | None = None,
         key_spans: dict[Path, Span] | None = None,
         pending: tuple[str, int, int] | None = None,
-        marks: list[int] | None = None,
+        marks: Sequence[int] | None = None,
     ) -> None:
         self.value = value
         self._marks = marks
@@ -91,7 +91,7 @@ class Loaded:
         if self._pending is None:
             return
         text, offset, max_depth = self._pending
-        found = spans_from_marks(self.value, self._marks or [], offset)
+        found = spans_from_marks(self.value, self._marks or (), offset)
         if found is None:
             builder = _Builder(offset, max_depth)
             loader = open_loader(text)
