@@ -11,7 +11,6 @@ the quick path gives up and that loader decides, so every problem comes from it.
 from __future__ import annotations
 
 import math
-from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -97,7 +96,7 @@ def quick_load(text: str, offset: int, max_depth: int) -> Quick | None:
     event the builder would have to judge (a tag, anchor or alias, a key that is not a new
     string, a collection as a key, a second document, the depth cap, a syntax error)."""
     loader = open_loader(text)
-    marks = array("q")  # not a list: no int object kept per mark
+    marks: list[int] = []
     try:
         root, spans, key_spans = _quick_walk(loader.get_event, offset, max_depth, marks)
     except (yaml.YAMLError, RecursionError, _TooLargeError, _NeedsBuilderError):
@@ -150,7 +149,7 @@ class _NeedsBuilderError(Exception):
 
 
 def _quick_walk(
-    get_event: Callable[[], Any], offset: int, max_depth: int, marks: array[int]
+    get_event: Callable[[], Any], offset: int, max_depth: int, marks: list[int]
 ) -> tuple[object, dict[_Path, Span], dict[_Path, Span]]:
     """:func:`quick_load`'s loop: the builder's value steps without its checks and paths. Each
     node's start and end go to ``marks``, a scalar's at once, a collection's at its end (the
@@ -170,7 +169,7 @@ def _quick_walk(
             if event.implicit[0]:  # as resolve_plain, without its call for words
                 numeric = not value or value[0] in _NUMERIC_START
                 value = resolve_plain(value) if numeric else _WORDS.get(value, value)
-            marks.extend((event.start_mark.index, event.end_mark.index))
+            marks += (event.start_mark.index, event.end_mark.index)
         elif kind in _OPENING:
             if (
                 event.anchor is not None
@@ -185,7 +184,7 @@ def _quick_walk(
             continue
         elif kind in _CLOSING:
             value, _ = stack.pop(), keys.pop()
-            marks.extend((starts.pop(), event.end_mark.index))
+            marks += (starts.pop(), event.end_mark.index)
             if not stack:
                 root = value
                 spans[()] = span_of(Span, (offset + marks[-2], offset + marks[-1]))
