@@ -183,7 +183,7 @@ def _lint(
     spec = build(loaded.value)
     document = Document(path, source, loaded, spec, split.body_offset)
     result.document = document
-    result.facts = SpecFacts(spec.id, *text_range(source, loaded.spans[("id",)]))
+    result.facts = SpecFacts(spec.id, *text_range(source, loaded.span(("id",))))
     for rule in document_checks():
         assert rule.check is not None
         try:

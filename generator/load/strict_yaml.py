@@ -10,12 +10,24 @@ never ``mark.line``, which drifts at U+2028.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import yaml
 
+from generator.load.plain_yaml import (
+    _CLOSING,
+    _NUMERIC_START,
+    _OPENING,
+    _SCALAR_EVENT,
+    _WORDS,
+    _TooLargeError,
+    open_loader,
+    quick_load,
+    spans_from_marks,
+)
+from generator.load.plain_yaml import resolve_plain as resolve_plain  # noqa: PLC0414 - re-export
 from generator.load.source import Span
-from generator.patterns import lazy
 from generator.records import dataclass, field
 
 Path = tuple[str | int, ...]
@@ -25,17 +37,7 @@ _STR_TAGS = {None, "!", "tag:yaml.org,2002:str"}
 _SEQ_TAGS = {None, "!", "tag:yaml.org,2002:seq"}
 _MAP_TAGS = {None, "!", "tag:yaml.org,2002:map"}
 
-_NULL = lazy(r"~|null|Null|NULL|")
-_TRUE = lazy(r"true|True|TRUE")
-_FALSE = lazy(r"false|False|FALSE")
-_INT10 = lazy(r"[-+]?[0-9]+")
-_INT8 = lazy(r"0o[0-7]+")
-_INT16 = lazy(r"0x[0-9a-fA-F]+")
-_FLOAT = lazy(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
-_INF = lazy(r"[-+]?\.(?:inf|Inf|INF)")
-_NAN = lazy(r"\.(?:nan|NaN|NAN)")
-_MAX_INT_DIGITS = 4000
-_SCALAR_EVENT = yaml.ScalarEvent
+_COMPLEX = "\x00complex"  # the key of a value that is not kept (complex or repeated key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,19 +50,77 @@ class Problem:
     related: tuple[tuple[Span, str], ...] = ()
 
 
-@dataclass(slots=True)
 class Loaded:
-    """The front matter as plain values, and where each value and key stands in the file."""
+    """The front matter as plain values, and where each value and key stands in the file.
 
-    value: object
-    spans: dict[Path, Span] = field(default_factory=dict)
-    key_spans: dict[Path, Span] = field(default_factory=dict)
+    A plain front matter is loaded without spans below the top level (a clean document never
+    asks for them, and they were half the cost of loading, see :mod:`.plain_yaml`); ``spans``
+    and ``key_spans`` are made from the recorded ``marks`` the first time they are read
+    (``pending``: the text, offset and depth cap, to walk it again if the values changed)."""
+
+    __slots__ = ("_key_spans", "_marks", "_pending", "_spans", "value")
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __init__(
+        self,
+        value: object,
+        spans: dict[Path, Span] | None = None,
+        key_spans: dict[Path, Span] | None = None,
+        pending: tuple[str, int, int] | None = None,
+        marks: Sequence[int] | None = None,
+    ) -> None:
+        self.value = value
+        self._marks = marks
+        self._spans = {} if spans is None else spans  # top level only while pending
+        self._key_spans = {} if key_spans is None else key_spans
+        self._pending = pending
+
+    @property
+    def spans(self) -> dict[Path, Span]:
+        self._complete()
+        return self._spans
+
+    @property
+    def key_spans(self) -> dict[Path, Span]:
+        self._complete()
+        return self._key_spans
+
+    def _complete(self) -> None:
+        """Fill the spans from the marks the quick load kept, or, if the values no longer use
+        them up exactly (changed since loading), by walking the text again."""
+        if self._pending is None:
+            return
+        text, offset, max_depth = self._pending
+        found = spans_from_marks(self.value, self._marks or (), offset)
+        if found is None:
+            builder = _Builder(offset, max_depth)
+            loader = open_loader(text)
+            try:
+                builder.walk(loader.get_event)
+            finally:
+                loader.dispose()
+            found = builder.result.spans, builder.result.key_spans
+        self._spans, self._key_spans = found
+        self._pending = self._marks = None
 
     def span(self, path: Path) -> Span:
         """The span of the value at ``path``, or of its nearest ancestor that exists."""
-        while path not in self.spans and path:
+        spans = self._spans if len(path) <= 1 else self.spans  # the top level is always there
+        while path not in spans and path:
             path = path[:-1]
-        return self.spans.get(path, Span(0, 0))
+        return spans.get(path, Span(0, 0))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Loaded):
+            return NotImplemented
+        return (self.value, self.spans, self.key_spans) == (
+            other.value,
+            other.spans,
+            other.key_spans,
+        )
+
+    def __repr__(self) -> str:
+        return f"Loaded(value={self.value!r}, spans={self.spans!r}, key_spans={self.key_spans!r})"
 
 
 @dataclass(slots=True)
@@ -71,54 +131,6 @@ class Scalars:
 
     spans: list[Span] = field(default_factory=list)
     complete: bool = False
-
-
-class _TooLargeError(Exception):
-    pass
-
-
-_WORDS: dict[str, object] = {
-    "~": None,
-    "null": None,
-    "Null": None,
-    "NULL": None,
-    "true": True,
-    "True": True,
-    "TRUE": True,
-    "false": False,
-    "False": False,
-    "FALSE": False,
-}
-_NUMERIC_START = frozenset("0123456789+-.")
-
-
-def resolve_plain(text: str) -> object:
-    """The YAML 1.2 core schema for a plain scalar: null, bool, int, float, else str."""
-    if not text:
-        return None
-    if text[0] not in _NUMERIC_START:  # most scalars are words and sentences: no regex
-        return _WORDS.get(text, text)
-    if _NULL.fullmatch(text):
-        return None
-    if _TRUE.fullmatch(text):
-        return True
-    if _FALSE.fullmatch(text):
-        return False
-    if _INT10.fullmatch(text):
-        if len(text) > _MAX_INT_DIGITS:
-            raise _TooLargeError(text)
-        return int(text, 10)
-    if _INT8.fullmatch(text):
-        return int(text[2:], 8)
-    if _INT16.fullmatch(text):
-        return int(text[2:], 16)
-    if _FLOAT.fullmatch(text):
-        return float(text)
-    if _INF.fullmatch(text):
-        return -math.inf if text.startswith("-") else math.inf
-    if _NAN.fullmatch(text):
-        return math.nan
-    return text
 
 
 @dataclass(slots=True)
@@ -176,13 +188,16 @@ def load(
     collected so a user sees them together. ``scalars``, if given, records where the scalars
     are (see :class:`Scalars`).
     """
+    if scalars is None:
+        quick = quick_load(text, offset, max_depth)
+        if quick is not None:
+            root, spans, key_spans, marks = quick
+            return Loaded(root, spans, key_spans, (text, offset, max_depth), marks), []
     builder = _Builder(offset, max_depth)
     builder.scalars = None if scalars is None else scalars.spans
-    loader = yaml.CSafeLoader(text) if yaml.__with_libyaml__ else yaml.SafeLoader(text)
-    get_event, feed = loader.get_event, builder.feed
+    loader = open_loader(text)
     try:
-        while (event := get_event()) is not None and feed(event):
-            pass
+        event = builder.walk(loader.get_event)
         if scalars is not None:
             scalars.complete = event is None
     except yaml.YAMLError as exc:
@@ -222,56 +237,68 @@ class _Builder:
         span = Span(self.offset + start, self.offset + max(end, start + 1))
         self.problems.append(Problem(code, span, message, related))
 
-    def feed(self, event: yaml.Event) -> bool:
-        """Consume one event; False stops the walk (fatal for this document).
+    def walk(self, get_event: Callable[[], Any]) -> Any:
+        """Consume libyaml's events until the stream ends (None) or one is fatal (that event).
 
-        Most events are untagged scalars that are words or sentences, going into a live
-        mapping or list: those are handled inline (the same steps as :meth:`_scalar`,
-        :meth:`_add` and :meth:`_key`, without their calls); anything else takes the general
-        path below."""
-        if (
-            type(event) is _SCALAR_EVENT
-            and event.anchor is None
-            and event.tag is None
-            and self.scalars is None
-            and self.stack
-            and event.start_mark is not None
-            and event.end_mark is not None
-        ):
-            frame: _Frame | None = self.stack[-1]
-            text: str = event.value
-            value: object = text
-            if event.implicit[0]:  # resolve_plain's first two cases; numbers go the long way
-                if not text:
-                    value = None
-                elif text[0] in _NUMERIC_START:
-                    frame = None
-                else:
-                    value = _WORDS.get(text, text)
-            if frame is not None and not frame.dead:
-                offset = self.offset
-                span = Span(offset + event.start_mark.index, offset + event.end_mark.index)
-                container = frame.container
-                if isinstance(container, list):
-                    self.result.spans[(*frame.path, len(container))] = span
-                    container.append(value)
-                    return True
-                key = frame.key
-                if key is None:
-                    if type(value) is str and value not in frame.seen:
-                        frame.seen[value] = span
-                        frame.key, frame.key_span = value, span
+        Most events are untagged scalars that are words or sentences going into a live mapping
+        or list: this loop handles those itself (the same steps as :meth:`_scalar`, :meth:`_add`
+        and :meth:`_key`, without their calls, which cost a third of the load). Collections
+        skip :meth:`feed`'s dispatch; anything else goes through it."""
+        stack, spans, key_spans = self.stack, self.result.spans, self.result.key_spans
+        offset, words, numeric = self.offset, _WORDS, _NUMERIC_START
+        span_of = tuple.__new__  # Span(a, b) without NamedTuple's Python-level __new__
+        fast = self.scalars is None
+        while (event := get_event()) is not None:
+            kind = type(event)
+            if kind is _SCALAR_EVENT and fast and event.anchor is None and event.tag is None:
+                frame = stack[-1] if stack else None
+                text: str = event.value
+                value: object = text
+                if event.implicit[0]:  # resolve_plain's first two cases; numbers go the long way
+                    if not text:
+                        value = None
+                    elif text[0] in numeric:
+                        frame = None
                     else:
-                        self._key(frame, value, span)
-                    return True
-                if key != "\x00complex" and key not in container:
-                    path = (*frame.path, key)
-                    container[key] = value
-                    self.result.spans[path] = span
-                    self.result.key_spans[path] = frame.key_span  # type: ignore[assignment]
-                frame.key = None
-                frame.key_span = None
-                return True
+                        value = words.get(text, text)
+                if frame is not None and not frame.dead:
+                    span = span_of(
+                        Span, (offset + event.start_mark.index, offset + event.end_mark.index)
+                    )
+                    container = frame.container
+                    if isinstance(container, list):
+                        spans[(*frame.path, len(container))] = span
+                        container.append(value)
+                        continue
+                    key = frame.key
+                    if key is None:
+                        if type(value) is str and value not in frame.seen:
+                            frame.seen[value] = span
+                            frame.key, frame.key_span = value, span
+                        else:
+                            self._key(frame, value, span)
+                        continue
+                    if key != _COMPLEX and key not in container:
+                        path = (*frame.path, key)
+                        container[key] = value
+                        spans[path] = span
+                        key_spans[path] = frame.key_span  # type: ignore[assignment]
+                    frame.key = None
+                    frame.key_span = None
+                    continue
+            elif kind in _CLOSING:
+                self._close(event.end_mark.index)
+                continue
+            elif kind in _OPENING and event.anchor is None:
+                if not self._open(event, event.start_mark.index, event.end_mark.index):
+                    return event
+                continue
+            if not self.feed(event):
+                return event
+        return None
+
+    def feed(self, event: yaml.Event) -> bool:
+        """Consume one event; False stops the walk (fatal for this document)."""
         start = event.start_mark.index if event.start_mark is not None else 0
         end = event.end_mark.index if event.end_mark is not None else start
         if type(event) is yaml.ScalarEvent and event.anchor is None:  # the common case first
@@ -297,8 +324,7 @@ class _Builder:
         if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
             return self._open(event, start, end)
         if isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
-            frame = self.stack.pop()
-            self._add(frame.container, frame.start, end, opened=frame)
+            self._close(end)
         return True
 
     def _scalar(self, event: yaml.ScalarEvent, start: int, end: int) -> bool:
@@ -317,31 +343,35 @@ class _Builder:
         return True
 
     def _open(self, event: yaml.CollectionStartEvent, start: int, end: int) -> bool:
-        is_map = isinstance(event, yaml.MappingStartEvent)
-        if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+        is_map = type(event) is yaml.MappingStartEvent
+        if event.tag is not None and event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
             self.problem("SD003", start, end, f"explicit tag {event.tag} is not allowed")
-        if len(self.stack) >= self.max_depth:
+        stack = self.stack
+        if len(stack) >= self.max_depth:
             self.problem("SD003", start, end, f"nesting is deeper than {self.max_depth} levels")
             return False
-        parent = self.stack[-1] if self.stack else None
-        dead = parent is not None and (parent.dead or self._expects_key(parent))
-        if dead and parent is not None and not parent.dead:
-            self.problem("SD003", start, end, "mapping keys must be plain strings, not collections")
-        path = self._child_path(parent) if parent is not None and not dead else ()
         container: dict[str, object] | list[object] = {} if is_map else []
-        self.stack.append(_Frame(container, path, start, dead=dead))
+        path: Path = ()
+        dead = False
+        if stack:
+            parent = stack[-1]
+            if parent.dead:
+                dead = True
+            elif type(parent.container) is list:
+                path = (*parent.path, len(parent.container))
+            elif parent.key is None:  # a collection as a mapping key
+                self.problem(
+                    "SD003", start, end, "mapping keys must be plain strings, not collections"
+                )
+                dead = True
+            else:
+                path = (*parent.path, parent.key)
+        stack.append(_Frame(container, path, start, dead=dead))
         return True
 
-    @staticmethod
-    def _expects_key(frame: _Frame) -> bool:
-        return isinstance(frame.container, dict) and frame.key is None
-
-    @staticmethod
-    def _child_path(frame: _Frame) -> Path:
-        if isinstance(frame.container, list):
-            return (*frame.path, len(frame.container))
-        assert frame.key is not None
-        return (*frame.path, frame.key)
+    def _close(self, end: int) -> None:
+        frame = self.stack.pop()
+        self._add(frame.container, frame.start, end, opened=frame)
 
     def _add(self, value: object, start: int, end: int, opened: _Frame | None = None) -> None:
         span = Span(self.offset + start, self.offset + end)
@@ -352,7 +382,7 @@ class _Builder:
         frame = self.stack[-1]
         if frame.dead or (opened is not None and opened.dead):
             if isinstance(frame.container, dict) and not frame.dead and frame.key is None:
-                frame.key = "\x00complex"
+                frame.key = _COMPLEX
                 frame.key_span = span
             elif isinstance(frame.container, dict) and not frame.dead:
                 frame.key = None
@@ -364,7 +394,7 @@ class _Builder:
         if frame.key is None:
             self._key(frame, value, span)
             return
-        if frame.key != "\x00complex" and frame.key not in frame.container:
+        if frame.key != _COMPLEX and frame.key not in frame.container:
             path = (*frame.path, frame.key)
             frame.container[frame.key] = value
             self.result.spans[path] = span
@@ -381,7 +411,7 @@ class _Builder:
                 span.end - self.offset,
                 f"mapping key {value!r} is not a string: quote it",
             )
-            frame.key, frame.key_span = "\x00complex", span
+            frame.key, frame.key_span = _COMPLEX, span
             return
         first = frame.seen.get(value)
         if first is not None:
@@ -393,7 +423,7 @@ class _Builder:
                     ((first, "first defined here"),),
                 )
             )
-            frame.key, frame.key_span = "\x00complex", span
+            frame.key, frame.key_span = _COMPLEX, span
             return
         frame.seen[value] = span
         frame.key, frame.key_span = value, span

@@ -23,7 +23,7 @@ from generator.lint.document import FileResult
 from generator.load.discover import SpecFile
 from generator.model.document import Document
 from generator.output.plan import REFUSED, At, Problem
-from generator.output.signatures import Signatures
+from generator.output.signatures import Signatures, now
 from generator.output.sources import Sources
 from generator.records import dataclass
 from generator.targets import Target, module_parts
@@ -81,6 +81,7 @@ def served(
         served[target] = {}
         for relative, digest in files.items():
             path = os.path.join(base, relative)
+            at = now()
             try:
                 info = os.lstat(path)
                 if stat.S_ISREG(info.st_mode) and signatures.digest(path, info) == digest:
@@ -92,7 +93,7 @@ def served(
             if hashlib.sha256(data).hexdigest() != digest:
                 return None
             if stat.S_ISREG(info.st_mode):
-                signatures.record(path, info, digest)
+                signatures.record(path, info, digest, at)
             served[target][relative] = data
     return served
 

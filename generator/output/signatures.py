@@ -40,6 +40,11 @@ TICK = 20_000_000
 COARSE_TICK = 3_000_000_000
 
 
+def now() -> int:
+    """The recording time of an entry: take it before the ``stat`` whose signature is kept."""
+    return time.time_ns()
+
+
 def signature(info: os.stat_result) -> Signature:
     return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
 
@@ -86,11 +91,12 @@ class Signatures:
         self._used[path] = entry
         return entry[2]
 
-    def record(self, path: str, info: os.stat_result, digest: str) -> None:
-        """``path`` (absolute) held bytes with ``digest`` when it had the signature ``info``
-        (taken before reading them, or just after writing them)."""
+    def record(self, path: str, info: os.stat_result, digest: str, at: int) -> None:
+        """``path`` (absolute) held bytes with ``digest`` when it had the signature ``info``,
+        taken before those bytes were read; ``at`` (:func:`now`) is taken before ``info``: a
+        change after it dates the file no earlier than ``at`` (within a tick), so it is racy."""
         if self._cache is not None:
-            self._used[path] = (signature(info), time.time_ns(), digest)
+            self._used[path] = (signature(info), at, digest)
             self._dirty = True  # new, changed or racy: saving makes it trusted next time
 
     def save(self) -> None:

@@ -25,7 +25,7 @@ from generator.lint.files import Settings, lint_data
 from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
 from generator.model.document import Document
-from generator.output.signatures import Signatures
+from generator.output.signatures import Signatures, now
 
 #: The refusal for a file whose new bytes no longer lint clean.
 CHANGED = "the file changed while statedoc ran and no longer lints clean; run it again"
@@ -67,6 +67,7 @@ class Sources:
         if spec is None or spec.error:
             return None
         path = os.path.abspath(spec.path)
+        at = now()
         try:
             info = os.stat(path)
         except OSError:
@@ -77,7 +78,7 @@ class Sources:
             if read is None:
                 return None
             digest = hashlib.sha256(read).hexdigest()
-            self.signatures.record(path, info, digest)
+            self.signatures.record(path, info, digest, at)
         return digest
 
     def _read(self, result: FileResult) -> bytes | None:

@@ -57,6 +57,7 @@ from generator.output.rendered import (
     span_at,
     unloadable,
 )
+from generator.output.signatures import now
 from generator.output.sources import Sources
 from generator.records import dataclass, field, replace
 from generator.targets import (
@@ -425,7 +426,9 @@ def generate(
 def _apply(plan: Plan, sources: Sources) -> tuple[int, int]:
     """Apply ``plan``, then record the signature of each file written (as git's checkout
     does): the next run need not read back what this one wrote. A failed write is reported
-    as a problem of the plan and not recorded."""
+    as a problem of the plan and not recorded; nor is a file that no longer holds what was
+    written when it is read back here (an editor, a formatter or another run wrote it since
+    the rename: its signature must not vouch for statedoc's bytes)."""
     import hashlib
 
     before = len(plan.problems)
@@ -438,11 +441,16 @@ def _apply(plan: Plan, sources: Sources) -> tuple[int, int]:
         if failed and display(plan.out / change.relative) in failed:
             continue
         path = os.path.join(base, change.relative)
+        at = now()
         try:
             info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_size != len(change.new):
+                continue
+            with open(path, "rb") as handle:
+                if handle.read() != change.new:
+                    continue
         except OSError:
             continue
-        if stat.S_ISREG(info.st_mode) and info.st_size == len(change.new):
-            digest = hashlib.sha256(change.new).hexdigest()
-            sources.signatures.record(path, info, digest)
+        digest = hashlib.sha256(change.new).hexdigest()
+        sources.signatures.record(path, info, digest, at)
     return done

@@ -12,7 +12,6 @@ import unicodedata
 from collections.abc import Iterator
 
 from generator.findings import Severity
-from generator.load.source import Span
 from generator.model.document import Document
 from generator.model.names import member_name
 from generator.rules import Hit, rule
@@ -82,21 +81,19 @@ def confusable_state_names(doc: Document) -> Iterator[Hit]:
     names = doc.spec.state_names
     if all(name.isascii() for name in names):
         return  # ASCII names can only collide as 0/O, 1/l/I or rn/m: SD110 or deliberate
-    first: dict[str, str] = {}
-    spans: dict[str, Span] = {}
-    for state in doc.spec.states:
+    states = doc.spec.states
+    first: dict[str, int] = {}  # spans only for a hit: a clean document never needs them
+    for index, state in enumerate(states):
         key = skeleton(state.name)
-        other = first.get(key)
-        if other is None:
-            first[key] = state.name
-            spans[key] = doc.span((*state.path, "name"))
-        elif other != state.name and member_name(other) != member_name(state.name):
+        first_state = states[first.setdefault(key, index)]
+        other = first_state.name
+        if other != state.name and member_name(other) != member_name(state.name):
             odd, plain = (other, state.name) if state.name.isascii() else (state.name, other)
             yield Hit(
                 f"state {state.name!r} looks like {other!r} but differs "
                 f"({differences(odd, plain)})",
                 (*state.path, "name"),
-                related=((spans[key], f"{other!r} declared here"),),
+                related=((doc.span((*first_state.path, "name")), f"{other!r} declared here"),),
             )
 
 

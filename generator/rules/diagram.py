@@ -66,13 +66,13 @@ class _Located:
         if fence is not None:
             parsed = parse_state_diagram(fence.content(doc.source.text))
             self.diagram = _in_spec_names(parsed, doc.spec.state_names)
-        self.doc = doc
+        self.source = doc.source  # not the document: it holds this in its memo (a cycle)
 
     def at(self, line: int, column: int) -> Span:
         """The rest of the statement from a 1-based position inside the block (the reader
         counts LF, CRLF and lone CR as line breaks, as SourceText does)."""
         assert self.fence is not None
-        source = self.doc.source
+        source = self.source
         first_line, first_column = source.position(self.fence.content_start)
         absolute = first_line + line - 1
         column = column + first_column - 1 if line == 1 else column
@@ -83,8 +83,8 @@ class _Located:
     @cached_property
     def opening(self) -> Span:
         assert self.fence is not None
-        line, _ = self.doc.source.position(self.fence.start)
-        return Span(self.fence.start, self.fence.start + len(self.doc.source.line_text(line)))
+        line, _ = self.source.position(self.fence.start)
+        return Span(self.fence.start, self.fence.start + len(self.source.line_text(line)))
 
 
 def parsed(doc: Document) -> Diagram | None:
@@ -197,7 +197,10 @@ def _edge_multiset_drift(doc: Document, located: _Located, diagram: Diagram) -> 
             continue
         if left[pair] > 0:
             left[pair] -= 1
-            labels.setdefault(pair, Counter())[edge.label] += 1
+            drawn = labels.get(pair)
+            if drawn is None:  # not setdefault: a Counter() per edge costs more than the rule
+                drawn = labels[pair] = Counter()
+            drawn[edge.label] += 1
             continue
         extra = (
             "is not a declared transition"

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from generator.findings import Severity
-from generator.load.source import Span
 from generator.model.document import Document
 from generator.model.names import member_name as _member_name
 from generator.rules import Hit, rule
@@ -249,19 +248,16 @@ def isolated_state(doc: Document) -> Iterator[Hit]:
     good=DOOR,
 )
 def identifier_collision(doc: Document) -> Iterator[Hit]:
-    first: dict[str, str] = {}
-    spans: dict[str, Span] = {}
-    for state in doc.spec.states:
+    states = doc.spec.states
+    first: dict[str, int] = {}  # spans only for a hit: a clean document never needs them
+    for index, state in enumerate(states):
         member = member_name(state.name)
-        other = first.get(member)
-        if other is None:
-            first[member] = state.name
-            spans[member] = doc.span((*state.path, "name"))
-        elif other != state.name:  # the same name twice is SD101
+        other = states[first.setdefault(member, index)]
+        if other.name != state.name:  # the same name twice is SD101
             yield Hit(
-                f"states {other!r} and {state.name!r} both become State.{member}",
+                f"states {other.name!r} and {state.name!r} both become State.{member}",
                 (*state.path, "name"),
-                related=((spans[member], f"{other!r} declared here"),),
+                related=((doc.span((*other.path, "name")), f"{other.name!r} declared here"),),
             )
 
 

@@ -137,6 +137,8 @@ def _compile(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
     into closures (walking the schema's dicts for every document was an eighth of a lint)."""
     if "$ref" in node:
         name = node["$ref"].rsplit("/", 1)[1]
+        if name in refs:  # compiled already: call it directly, not through the table
+            return refs[name]
         return lambda value: refs[name](value)  # noqa: PLW0108 - refs is filled in later
     if "oneOf" in node:
         options = tuple(_compile(option, refs) for option in node["oneOf"])
@@ -151,6 +153,9 @@ def _compile(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
         return one_of
     rest = _compile_rest(node, refs)
     if "not" in node:
+        if node["not"].keys() == {"const"}:  # a state name: one call, not three
+            const = node["not"]["const"]
+            return lambda value: not (value == const and type(value) is type(const)) and rest(value)
         negated = _compile(node["not"], refs)
         return lambda value: not negated(value) and rest(value)
     return rest
@@ -162,6 +167,9 @@ def _compile_rest(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
         return lambda value: bool(value == const and type(value) is type(const))
     if "enum" in node:
         enum = tuple(node["enum"])
+        if all(type(option) is str for option in enum):  # a set lookup, not a scan
+            words = frozenset(enum)
+            return lambda value: type(value) is str and value in words
         return lambda value: any(value == o and type(value) is type(o) for o in enum)
     kind = node.get("type")
     if kind == "string":
@@ -177,7 +185,11 @@ def _compile_rest(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
         def array(value: object) -> bool:
             if not isinstance(value, list) or len(value) < min_items:
                 return False
-            return items is None or all(items(item) for item in value)
+            if items is not None:
+                for item in value:
+                    if not items(item):
+                        return False
+            return True
 
         return array
     if kind == "object":
@@ -186,6 +198,8 @@ def _compile_rest(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
 
 
 def _compile_string(min_length: int, pattern: str | None) -> _Check:
+    if min_length == 0 and pattern is None:  # most text fields
+        return lambda value: isinstance(value, str)
     search = None if pattern is None else re.compile(pattern).search  # unanchored, as in JSON
 
     def string(value: object) -> bool:
@@ -205,8 +219,11 @@ def _compile_object(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
     extra_check = _compile(extra, refs) if isinstance(extra, dict) else None
 
     def obj(value: object) -> bool:
-        if not isinstance(value, dict) or any(key not in value for key in required):
+        if not isinstance(value, dict):
             return False
+        for key in required:
+            if key not in value:
+                return False
         for key, item in value.items():
             if name_check is not None and not name_check(key):
                 return False
@@ -225,7 +242,7 @@ def _compile_object(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
 def _fast_check() -> _Check:
     root = schema()
     refs: dict[str, _Check] = {}
-    for name, node in root["$defs"].items():
+    for name, node in root["$defs"].items():  # a ref to an earlier definition is direct
         refs[name] = _compile(node, refs)
     return _compile(root, refs)
 
@@ -238,16 +255,19 @@ def fast_valid(value: object) -> bool:
 # --- typo'd keys (SD011) -------------------------------------------------------------------
 
 
-def _known_keys() -> dict[str, tuple[str, ...]]:
+@cache
+def _known_keys() -> dict[str, tuple[tuple[str, ...], frozenset[str]]]:
+    """Each section's keys, in the schema's order (suggestions) and as a set (lookups)."""
     root = schema()
     defs = root["$defs"]
-    return {
-        "": tuple(root["properties"]),
-        "states": tuple(defs["state"]["properties"]),
-        "transitions": tuple(defs["transition"]["properties"]),
-        "invalid": tuple(defs["invalid"]["properties"]),
-        "storage": tuple(root["properties"]["storage"]["properties"]),
+    sections = {
+        "": root["properties"],
+        "states": defs["state"]["properties"],
+        "transitions": defs["transition"]["properties"],
+        "invalid": defs["invalid"]["properties"],
+        "storage": root["properties"]["storage"]["properties"],
     }
+    return {name: (tuple(keys), frozenset(keys)) for name, keys in sections.items()}
 
 
 def typos(value: object) -> list[tuple[Path, str, str]]:
@@ -257,7 +277,10 @@ def typos(value: object) -> list[tuple[Path, str, str]]:
     known = _known_keys()
     found: list[tuple[Path, str, str]] = []
 
-    def scan(mapping: dict[str, object], path: Path, options: tuple[str, ...]) -> None:
+    def scan(mapping: dict[str, object], path: Path, section: str) -> None:
+        options, option_set = known[section]
+        if mapping.keys() <= option_set:  # the usual case: every key is known (one C call)
+            return
         for key in mapping:
             if key in options:
                 continue
@@ -267,14 +290,14 @@ def typos(value: object) -> list[tuple[Path, str, str]]:
             if close:
                 found.append(((*path, key), key, close[0]))
 
-    scan(value, (), known[""])
+    scan(value, (), "")
     for section in ("states", "transitions", "invalid"):
         items = value.get(section)
         if isinstance(items, list):
             for index, item in enumerate(items):
                 if isinstance(item, dict):
-                    scan(item, (section, index), known[section])
+                    scan(item, (section, index), section)
     storage = value.get("storage")
     if isinstance(storage, dict):
-        scan(storage, ("storage",), known["storage"])
+        scan(storage, ("storage",), "storage")
     return found
