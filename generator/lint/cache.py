@@ -180,7 +180,7 @@ class _Keyed:
 _MAX_ENTRY = 256 * 1024 * 1024
 
 
-def _read_entry(path: Path) -> bytes:
+def _read_entry(path: str) -> bytes:
     """An entry's bytes: a regular file, bounded (a FIFO or device planted in the cache is an
     ``OSError``, so a miss, never a hang)."""
     data, size = read_bounded(path, _MAX_ENTRY)
@@ -189,13 +189,14 @@ def _read_entry(path: Path) -> bytes:
     return data
 
 
-def _sharded(folder: Path, key: str) -> Path:
+def _sharded(folder: str, key: str) -> str:
     """An entry's path: in one of 16 folders by the key's first character. Some sharding
     keeps folders small at 100,000 documents; few shards keep a cold run from creating
     hundreds of folders, each a new inode that ext4 spreads over its block groups (with 256
     shards per cache, a cold ``generate`` of 1,000 documents spent about 0.5 s more system
-    time creating its cache entries)."""
-    return folder / key[:1] / f"{key[1:]}.json"
+    time creating its cache entries). A string: a no-op run looks up two entries per
+    document, and a ``Path`` per lookup cost more than reading the entry."""
+    return os.path.join(folder, key[:1], f"{key[1:]}.json")
 
 
 class Cache:
@@ -203,6 +204,7 @@ class Cache:
 
     def __init__(self, root: Path, *, max_file_size: int) -> None:
         self.folder = root / FOLDER / _LAYOUT
+        self._base = os.fspath(self.folder)
         self.salt = f"{code_fingerprint()}:{max_file_size}:".encode()
         self.keyed = _Keyed(self.folder)
 
@@ -210,11 +212,11 @@ class Cache:
         return hashlib.sha256(self.salt + data).hexdigest()
 
     def _path(self, key: str) -> Path:
-        return _sharded(self.folder, key)
+        return Path(_sharded(self._base, key))
 
     def get(self, key: str, path: str) -> tuple[list[Finding], SpecFacts | None] | None:
         try:
-            body = self.keyed.open(key, _read_entry(self._path(key)))
+            body = self.keyed.open(key, _read_entry(_sharded(self._base, key)))
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8", "surrogatepass"))
@@ -264,13 +266,14 @@ class RenderCache:
 
     def __init__(self, root: Path) -> None:
         self.folder = root / FOLDER / _LAYOUT / "render"
+        self._base = os.fspath(self.folder)
         self.salt = code_fingerprint()
         self.keyed = _Keyed(self.folder.parent)
         self._project = (root / "pyproject.toml").is_file()
         self._read: dict[str, Rendered | None] = {}  # the diagram and generate steps share
 
     def _path(self, key: str) -> Path:
-        return _sharded(self.folder, key)
+        return Path(_sharded(self._base, key))
 
     def key(self, document_sha256: str, relative: str) -> str:
         text = f"{self.salt}\0{document_sha256}\0{relative}"
@@ -285,7 +288,7 @@ class RenderCache:
 
     def _load(self, key: str) -> Rendered | None:
         try:
-            body = self.keyed.open(key, _read_entry(self._path(key)))
+            body = self.keyed.open(key, _read_entry(_sharded(self._base, key)))
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8"))
