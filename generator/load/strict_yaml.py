@@ -103,6 +103,12 @@ class Loaded:
         self._spans, self._key_spans = found
         self._pending = None
 
+    def key_span(self, path: Path) -> Span | None:
+        """The span of the key of the value at ``path``, if a mapping holds it (a top-level
+        key's without completing the spans: most findings on keys are there)."""
+        spans = self._key_spans if len(path) <= 1 else self.key_spans
+        return spans.get(path)
+
     def span(self, path: Path) -> Span:
         """The span of the value at ``path``, or of its nearest ancestor that exists."""
         spans = self._spans if len(path) <= 1 else self.spans  # the top level is always there
