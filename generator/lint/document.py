@@ -245,13 +245,13 @@ def _schema_stage(loaded: yamlload.Loaded, reporter: _Reporter) -> None:
         )
         return
     for key_path, key, suggestion in schema.typos(value):
-        span = loaded.key_spans.get(key_path, loaded.span(key_path))
+        span = loaded.key_span(key_path) or loaded.span(key_path)
         reporter.add("SD011", span, f"unknown key {key!r}: did you mean {suggestion!r}?")
     if schema.fast_valid(value):
         return
     for violation in schema.violations(value):
         if violation.on_key:
-            span = loaded.key_spans.get(violation.path, loaded.span(violation.path))
+            span = loaded.key_span(violation.path) or loaded.span(violation.path)
         else:
             span = loaded.span(violation.path)
         reporter.add("SD010", span, violation.message)

@@ -10,7 +10,7 @@ never ``mark.line``, which drifts at U+2028.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -55,10 +55,11 @@ class Loaded:
 
     A plain front matter is loaded without spans below the top level (a clean document never
     asks for them, and they were half the cost of loading, see :mod:`.plain_yaml`); ``spans``
-    and ``key_spans`` are made from the recorded ``marks`` the first time they are read
-    (``pending``: the text, offset and depth cap, to walk it again if the values changed)."""
+    and ``key_spans`` are made the first time they are read, by loading ``pending`` (the text,
+    offset and depth cap) again: from a fresh load, not from ``value``, which a caller may
+    have changed since, so they always describe the text."""
 
-    __slots__ = ("_key_spans", "_marks", "_pending", "_spans", "value")
+    __slots__ = ("_key_spans", "_pending", "_spans", "value")
     __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
 
     def __init__(
@@ -67,10 +68,8 @@ class Loaded:
         spans: dict[Path, Span] | None = None,
         key_spans: dict[Path, Span] | None = None,
         pending: tuple[str, int, int] | None = None,
-        marks: Sequence[int] | None = None,
     ) -> None:
         self.value = value
-        self._marks = marks
         self._spans = {} if spans is None else spans  # top level only while pending
         self._key_spans = {} if key_spans is None else key_spans
         self._pending = pending
@@ -86,12 +85,13 @@ class Loaded:
         return self._key_spans
 
     def _complete(self) -> None:
-        """Fill the spans from the marks the quick load kept, or, if the values no longer use
-        them up exactly (changed since loading), by walking the text again."""
+        """Fill the spans from the marks of a fresh quick load of the same text (the builder's
+        walk if that ever declined)."""
         if self._pending is None:
             return
         text, offset, max_depth = self._pending
-        found = spans_from_marks(self.value, self._marks or (), offset)
+        quick = quick_load(text, offset, max_depth)
+        found = None if quick is None else spans_from_marks(quick[0], quick[3], offset)
         if found is None:
             builder = _Builder(offset, max_depth)
             loader = open_loader(text)
@@ -101,7 +101,13 @@ class Loaded:
                 loader.dispose()
             found = builder.result.spans, builder.result.key_spans
         self._spans, self._key_spans = found
-        self._pending = self._marks = None
+        self._pending = None
+
+    def key_span(self, path: Path) -> Span | None:
+        """The span of the key of the value at ``path``, if a mapping holds it (a top-level
+        key's without completing the spans: most findings on keys are there)."""
+        spans = self._key_spans if len(path) <= 1 else self.key_spans
+        return spans.get(path)
 
     def span(self, path: Path) -> Span:
         """The span of the value at ``path``, or of its nearest ancestor that exists."""
@@ -191,8 +197,8 @@ def load(
     if scalars is None:
         quick = quick_load(text, offset, max_depth)
         if quick is not None:
-            root, spans, key_spans, marks = quick
-            return Loaded(root, spans, key_spans, (text, offset, max_depth), marks), []
+            root, spans, key_spans, _ = quick
+            return Loaded(root, spans, key_spans, (text, offset, max_depth)), []
     builder = _Builder(offset, max_depth)
     builder.scalars = None if scalars is None else scalars.spans
     loader = open_loader(text)

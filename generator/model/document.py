@@ -30,6 +30,5 @@ class Document:
 
     def span(self, path: Path, *, key: bool = False) -> Span:
         """Where a front matter value (or, with ``key``, its key) stands in the file."""
-        if key and path in self.loaded.key_spans:
-            return self.loaded.key_spans[path]
-        return self.loaded.span(path)
+        found = self.loaded.key_span(path) if key else None
+        return found or self.loaded.span(path)
