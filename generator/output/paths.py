@@ -77,6 +77,9 @@ def _step(path: str, last: bool) -> str | None:
         return f"{display(Path(path))} is a symlink; statedoc does not write through symlinks"
     if not last and not stat.S_ISDIR(mode):
         return f"{display(Path(path))} is a file, not a folder"
+    if last and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        # a FIFO would block the read of what it holds forever, a device could be endless
+        return f"{display(Path(path))} is not a regular file"
     return None
 
 

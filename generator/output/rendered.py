@@ -84,7 +84,9 @@ def served(
             at = now()
             try:
                 info = os.lstat(path)
-                if stat.S_ISREG(info.st_mode) and signatures.digest(path, info) == digest:
+                if not stat.S_ISREG(info.st_mode):
+                    return None  # a symlink, FIFO or device: never read; planning refuses it
+                if signatures.digest(path, info) == digest:
                     served[target][relative] = b""
                     continue
                 data = Path(path).read_bytes()
@@ -92,8 +94,7 @@ def served(
                 return None
             if hashlib.sha256(data).hexdigest() != digest:
                 return None
-            if stat.S_ISREG(info.st_mode):
-                signatures.record(path, info, digest, at)
+            signatures.record(path, info, digest, at)
             served[target][relative] = data
     return served
 
