@@ -120,8 +120,9 @@ def sources(workspace: Workspace, previous: Sources | None = None) -> Sources:
 
     settings = workspace.settings or settings_for(workspace.config)
     if previous is not None:
-        return Sources(workspace.files, settings, previous.signatures)
-    return Sources(workspace.files, settings, Signatures(workspace.render_cache()))
+        return Sources(workspace.files, settings, previous.signatures, workspace.opened)
+    signatures = Signatures(workspace.render_cache())
+    return Sources(workspace.files, settings, signatures, workspace.opened)
 
 
 def sync_diagrams(

@@ -8,6 +8,7 @@ A command builds :class:`Options` from its arguments (typed values, never an
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,6 +42,10 @@ class Workspace:
     options: Options
     files: list[SpecFile] = field(default_factory=list)
     settings: Settings | None = None
+    #: When the workspace was opened, before any of its documents was read (a stat signature
+    #: dated then is racy for any change made since: see :class:`~generator.output.sources.
+    #: Sources`).
+    opened: int = field(default_factory=time.time_ns)
     _render_cache: RenderCache | None = field(default=None, init=False, repr=False)
 
     @classmethod

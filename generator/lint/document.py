@@ -44,6 +44,9 @@ class FileResult:
     facts: SpecFacts | None = None
     document: Document | None = None  # only when lint succeeded far enough to build one
     suppressions: Suppressions | None = None  # inline ignores in real comments, if any
+    #: SHA-256 of the bytes read from disk, when the document is kept: the later steps then
+    #: know the file without reading it again (None for bytes not read from the file).
+    sha256: str | None = None
 
 
 class _Reporter:

@@ -161,6 +161,10 @@ def _lint_one(
     result = _lint_data(spec, data, max_file_size)
     if cache is not None:
         cache.put(cache.key(data), result.findings, result.facts)
+    if keep_document and result.document is not None:
+        import hashlib
+
+        result.sha256 = hashlib.sha256(data).hexdigest()
     if not keep_document:  # cheap to ship back from a worker and to keep to the end
         result.document = None
         result.suppressions = None  # applied above; only generation and diff read them again

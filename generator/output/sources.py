@@ -35,12 +35,19 @@ class Sources:
     """Bytes (read once) and documents (parsed once) of the linted files, by display path."""
 
     def __init__(
-        self, files: Sequence[SpecFile], settings: Settings, signatures: Signatures | None = None
+        self,
+        files: Sequence[SpecFile],
+        settings: Settings,
+        signatures: Signatures | None = None,
+        opened: int | None = None,
     ) -> None:
         self.files = {spec.display: spec for spec in files}
         self.settings = settings
         #: Stat signatures: an unchanged document's hash without reading it a second time.
         self.signatures = signatures or Signatures()
+        #: A time before the lint run read any document (None: unknown, record nothing read
+        #: by lint).
+        self.opened = opened
         self._sha256: dict[str, tuple[FileResult, str | None]] = {}
         self._data: dict[str, bytes] = {}
         #: Display paths whose bytes changed since the lint run into ones with errors.
@@ -57,6 +64,9 @@ class Sources:
         return known[1]
 
     def _digest(self, result: FileResult) -> str | None:
+        if result.document is not None and result.sha256 is not None:
+            self._record_linted(result, result.sha256)
+            return result.sha256
         if result.document is not None:
             from generator.load.source import BOM
 
@@ -80,6 +90,20 @@ class Sources:
             digest = hashlib.sha256(read).hexdigest()
             self.signatures.record(path, info, digest, at)
         return digest
+
+    def _record_linted(self, result: FileResult, digest: str) -> None:
+        """Record the signature the file has now for the bytes lint read, dated when the run
+        began (before that read): a change made since dates the file later, within a tick,
+        so the next run finds it racy and reads it, whenever the change came."""
+        spec = self.files.get(result.path)
+        if self.opened is None or spec is None or spec.error:
+            return
+        path = os.path.abspath(spec.path)
+        try:
+            info = os.stat(path)
+        except OSError:
+            return
+        self.signatures.record(path, info, digest, self.opened)
 
     def _read(self, result: FileResult) -> bytes | None:
         """The file's bytes now (None: unreadable or too large), kept for :meth:`document`."""

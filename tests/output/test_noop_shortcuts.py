@@ -15,6 +15,7 @@ from targets.test_generate_support import SEED_MODULES, run_cli, tree
 
 import generator.output.sources as sources_module
 import generator.output.tree as tree_module
+from generator import pipeline
 from generator.lint.cache import FOLDER, RenderCache
 from generator.output.signatures import TICK, Signatures
 
@@ -52,6 +53,57 @@ def test_noop_runs_read_no_document_a_second_time(
     for command in ("check", "generate", "build"):
         assert run_cli(capsys, command, "-q")[0] == 0
     assert reads == []
+
+
+def test_the_first_noop_run_after_generate_reads_no_document_again(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold generate records each document's signature for the bytes its lint read, so
+    the run after it need not read them a second time either."""
+    time.sleep(3 * TICK / 10**9)  # the documents just copied in are no longer racy
+    assert run_cli(capsys, "generate", "-q")[0] == 0
+    time.sleep(3 * TICK / 10**9)
+    reads: list[str] = []
+    real = sources_module.read_bounded
+
+    def counting(path, limit):  # type: ignore[no-untyped-def]
+        reads.append(os.fspath(path))
+        return real(path, limit)
+
+    monkeypatch.setattr(sources_module, "read_bounded", counting)
+    assert run_cli(capsys, "generate", "-q")[0] == 0
+    assert reads == []
+
+
+def test_a_document_saved_after_lint_read_it_is_read_again_next_time(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Built as A, edited to B; generate lints B, then (before the signatures are taken)
+    the file is saved back to A with its old mtime, and a tick passes. A's lint and render
+    entries are cached, so only the signature can tell which bytes the file holds: it is
+    dated before lint read B, so the save is racy, and the next check reads A and finds the
+    modules (B's) stale."""
+    spec = repo / "specs/platform/queries/workspace-export-delivery.md"
+    time.sleep(3 * TICK / 10**9)
+    assert run_cli(capsys, "build", "-q")[0] == 0
+    first = spec.read_bytes()
+    edited = first.replace(b"awaits processing", b"awaits PROCESSING", 1)
+    assert edited != first and len(edited) == len(first)
+    spec.write_bytes(edited)
+    real = pipeline.sources
+
+    def saving_back(workspace, previous=None):  # type: ignore[no-untyped-def]
+        old = spec.stat().st_mtime_ns - 10 * 10**9
+        spec.write_bytes(first)
+        os.utime(spec, ns=(old, old))
+        time.sleep(3 * TICK / 10**9)
+        return real(workspace, previous)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(pipeline, "sources", saving_back)
+        assert run_cli(capsys, "generate", "-q")[0] == 0
+    time.sleep(3 * TICK / 10**9)
+    assert codes(capsys, "check") == (1, ["SD401"])
 
 
 def test_a_served_output_replaced_by_a_symlink_is_refused(
