@@ -194,18 +194,11 @@ def _new_temp(path: Path, data: bytes, *, mode: int | None, durable: bool) -> st
 
 
 class Batch:
-    """Many atomic writes for one flush (see the module docstring): :meth:`write` each file,
+    """Many atomic writes for one flush (see the module docstring): :meth:`stage` each file,
     then :meth:`commit` (or :meth:`abort`, which removes the temp files)."""
 
     def __init__(self) -> None:
         self._pending: list[tuple[str, Path]] = []
-
-    def write(self, path: Path, data: bytes) -> bool:
-        """Stage ``data`` for ``path`` unless it already holds exactly that; True if staged."""
-        if _unchanged(path, data):
-            return False
-        self._pending.append((_temp_file(path, data, durable=False), path))
-        return True
 
     def stage(self, path: Path, data: bytes, mode: int | None) -> None:
         """Stage ``data`` for ``path``, which the caller has just read (:func:`read_current`)

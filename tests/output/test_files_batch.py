@@ -21,21 +21,16 @@ def test_nothing_is_replaced_before_commit(tmp_path: Path) -> None:
     old.write_bytes(b"before\n")
     os.chmod(old, 0o640)
     batch = Batch()
-    assert batch.write(old, b"after\n") and batch.write(new, b"created\n")
+    current = files.read_current(old)
+    assert current == (b"before\n", 0o640) and files.read_current(new) is None
+    batch.stage(old, b"after\n", current[1])
+    batch.stage(new, b"created\n", None)
     assert old.read_bytes() == b"before\n" and not new.exists()
     assert len(_temps(tmp_path)) >= 2
     assert batch.commit() == []
     assert old.read_bytes() == b"after\n" and new.read_bytes() == b"created\n"
     assert old.stat().st_mode & 0o777 == 0o640 and new.stat().st_mode & 0o777 == 0o644
     assert _temps(tmp_path) == []
-
-
-def test_unchanged_files_are_not_staged(tmp_path: Path) -> None:
-    same = tmp_path / "same.py"
-    same.write_bytes(b"x\n")
-    batch = Batch()
-    assert batch.write(same, b"x\n") is False
-    assert _temps(tmp_path) == [] and batch.commit() == []
 
 
 def test_a_failed_flush_renames_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -49,8 +44,8 @@ def test_a_failed_flush_renames_nothing(tmp_path: Path, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(files, "_flush", failing)
     batch = Batch()
-    batch.write(target, b"new\n")
-    batch.write(tmp_path / "fresh.py", b"new\n")
+    batch.stage(target, b"new\n", 0o644)
+    batch.stage(tmp_path / "fresh.py", b"new\n", None)
     failed = batch.commit()
     assert sorted(p.name for p, _ in failed) == ["fresh.py", "kept.py"]
     assert target.read_bytes() == b"old\n" and not (tmp_path / "fresh.py").exists()
@@ -59,7 +54,7 @@ def test_a_failed_flush_renames_nothing(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_abort_removes_the_staged_files(tmp_path: Path) -> None:
     batch = Batch()
-    batch.write(tmp_path / "a.py", b"a\n")
+    batch.stage(tmp_path / "a.py", b"a\n", None)
     batch.abort()
     assert list(tmp_path.iterdir()) == []
 
@@ -68,7 +63,7 @@ def test_the_flush_really_syncs(tmp_path: Path) -> None:
     """The real flush of this platform runs on real temp files (syncfs or fsync)."""
     batch = Batch()
     for index in range(3):
-        batch.write(tmp_path / f"m{index}.py", b"data\n")
+        batch.stage(tmp_path / f"m{index}.py", b"data\n", None)
     assert batch.commit() == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m0.py", "m1.py", "m2.py"]
 
