@@ -16,11 +16,6 @@ from typing import Any
 import yaml
 
 from generator.load.plain_yaml import (
-    _CLOSING,
-    _NUMERIC_START,
-    _OPENING,
-    _SCALAR_EVENT,
-    _WORDS,
     _TooLargeError,
     open_loader,
     quick_load,
@@ -245,60 +240,10 @@ class _Builder:
 
     def walk(self, get_event: Callable[[], Any]) -> Any:
         """Consume libyaml's events until the stream ends (None) or one is fatal (that event).
-
-        Most events are untagged scalars that are words or sentences going into a live mapping
-        or list: this loop handles those itself (the same steps as :meth:`_scalar`, :meth:`_add`
-        and :meth:`_key`, without their calls, which cost a third of the load). Collections
-        skip :meth:`feed`'s dispatch; anything else goes through it."""
-        stack, spans, key_spans = self.stack, self.result.spans, self.result.key_spans
-        offset, words, numeric = self.offset, _WORDS, _NUMERIC_START
-        span_of = tuple.__new__  # Span(a, b) without NamedTuple's Python-level __new__
-        fast = self.scalars is None
+        Plain front matter never gets here (:func:`quick_load` takes it): this is the path of
+        documents with something to report, or inline ignores to place, so it favours being
+        one :meth:`feed` per event over speed."""
         while (event := get_event()) is not None:
-            kind = type(event)
-            if kind is _SCALAR_EVENT and fast and event.anchor is None and event.tag is None:
-                frame = stack[-1] if stack else None
-                text: str = event.value
-                value: object = text
-                if event.implicit[0]:  # resolve_plain's first two cases; numbers go the long way
-                    if not text:
-                        value = None
-                    elif text[0] in numeric:
-                        frame = None
-                    else:
-                        value = words.get(text, text)
-                if frame is not None and not frame.dead:
-                    span = span_of(
-                        Span, (offset + event.start_mark.index, offset + event.end_mark.index)
-                    )
-                    container = frame.container
-                    if isinstance(container, list):
-                        spans[(*frame.path, len(container))] = span
-                        container.append(value)
-                        continue
-                    key = frame.key
-                    if key is None:
-                        if type(value) is str and value not in frame.seen:
-                            frame.seen[value] = span
-                            frame.key, frame.key_span = value, span
-                        else:
-                            self._key(frame, value, span)
-                        continue
-                    if key != _COMPLEX and key not in container:
-                        path = (*frame.path, key)
-                        container[key] = value
-                        spans[path] = span
-                        key_spans[path] = frame.key_span  # type: ignore[assignment]
-                    frame.key = None
-                    frame.key_span = None
-                    continue
-            elif kind in _CLOSING:
-                self._close(event.end_mark.index)
-                continue
-            elif kind in _OPENING and event.anchor is None:
-                if not self._open(event, event.start_mark.index, event.end_mark.index):
-                    return event
-                continue
             if not self.feed(event):
                 return event
         return None
