@@ -3,26 +3,16 @@ findings with a path, never a hang, an out-of-memory or a silent skip."""
 
 from __future__ import annotations
 
-import json
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from guarded_child import HANG_GUARD, limit_memory, statedoc_json
 from sample_documents import document
 
 from generator.load.source import NotAFileError, read_bounded
-
-#: A hang detector, not a performance assertion: a healthy run takes about a second.
-HANG_GUARD = 120
-#: A run that reads a 1 GiB file or /dev/zero whole fails under this address-space limit.
-MEMORY_LIMIT = 768 * 1024 * 1024
-
-
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
 def _project(tmp_path: Path) -> Path:
@@ -33,21 +23,7 @@ def _project(tmp_path: Path) -> Path:
 
 
 def _lint_json(root: Path, *paths: str) -> tuple[int, list[dict[str, object]]]:
-    """``statedoc lint --format json`` in a child with bounded memory and a hang guard."""
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "generator", "lint", "--no-cache", "--format", "json", *paths],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=HANG_GUARD,
-            preexec_fn=_limit_memory,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"statedoc lint {' '.join(paths)} hung (no result in {HANG_GUARD} s)")
-    assert proc.stdout.startswith("["), proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
+    return statedoc_json(root, "lint", "--no-cache", *paths)
 
 
 def _only(findings: list[dict[str, object]], path: str) -> dict[str, object]:
@@ -163,7 +139,7 @@ def test_git_comparisons_do_not_read_special_files(tmp_path: Path, command: list
             text=True,
             check=False,
             timeout=HANG_GUARD,
-            preexec_fn=_limit_memory,
+            preexec_fn=limit_memory,
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"statedoc {' '.join(command)} hung on a FIFO")

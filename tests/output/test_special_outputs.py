@@ -4,34 +4,14 @@ may never end. The special file is left in place."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from guarded_child import statedoc_json
 from targets.test_generate_support import SEED_MODULES
 
-#: Far above a normal run: reaching it means statedoc blocked on the special file.
-HANG_GUARD = 120
 MODULE = f"generated/{SEED_MODULES['queries']}.py"
-
-
-def _run(root: Path, *args: str) -> tuple[int, list[dict[str, object]]]:
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "generator", *args, "--format", "json"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=HANG_GUARD,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"statedoc {' '.join(args)} blocked on a special file")
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
 
 
 @pytest.mark.parametrize("command", [["generate"], ["check"], ["build"], ["generate", "--check"]])
@@ -40,12 +20,12 @@ def test_a_fifo_in_place_of_a_generated_file_is_refused(
     repo: Path, command: list[str], warm: bool
 ) -> None:
     if warm:  # the caches name the file: serving it must not read it either
-        assert _run(repo, "build")[0] == 0
+        assert statedoc_json(repo, "build")[0] == 0
     module = repo / MODULE
     module.unlink(missing_ok=True)
     module.parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(module)
-    code, findings = _run(repo, *command)
+    code, findings = statedoc_json(repo, *command)
     assert code == 1
     refused = [f for f in findings if f["code"] == "SD405"]
     assert len(refused) == 1, findings
