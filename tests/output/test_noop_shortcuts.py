@@ -38,10 +38,8 @@ def codes(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str
     return code, sorted(f["code"] for f in json.loads(out))
 
 
-def test_noop_runs_read_no_document_a_second_time(
-    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    warm(repo, capsys)
+def _document_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths the steps after lint read documents from, from now on."""
     reads: list[str] = []
     real = sources_module.read_bounded
 
@@ -50,6 +48,14 @@ def test_noop_runs_read_no_document_a_second_time(
         return real(path, limit)
 
     monkeypatch.setattr(sources_module, "read_bounded", counting)
+    return reads
+
+
+def test_noop_runs_read_no_document_a_second_time(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warm(repo, capsys)
+    reads = _document_reads(monkeypatch)
     for command in ("check", "generate", "build"):
         assert run_cli(capsys, command, "-q")[0] == 0
     assert reads == []
@@ -63,14 +69,7 @@ def test_the_first_noop_run_after_generate_reads_no_document_again(
     time.sleep(3 * TICK / 10**9)  # the documents just copied in are no longer racy
     assert run_cli(capsys, "generate", "-q")[0] == 0
     time.sleep(3 * TICK / 10**9)
-    reads: list[str] = []
-    real = sources_module.read_bounded
-
-    def counting(path, limit):  # type: ignore[no-untyped-def]
-        reads.append(os.fspath(path))
-        return real(path, limit)
-
-    monkeypatch.setattr(sources_module, "read_bounded", counting)
+    reads = _document_reads(monkeypatch)
     assert run_cli(capsys, "generate", "-q")[0] == 0
     assert reads == []
 
