@@ -28,6 +28,7 @@ update trigger). Imports Hypothesis; nothing on the lint path imports this modul
 
 from __future__ import annotations
 
+import re
 import types
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -43,14 +44,13 @@ from hypothesis.stateful import (
 )
 
 from generator.targets.sql.names import ident
+from generator.targets.sql.sqlite import PHRASES
 
-#: SQLSTATE -> the words the SQLite message carries for the same rejection.
-KINDS = {
-    "SDF01": "forbids",
-    "SDU01": "does not declare",
-    "SDS01": "not a state",
-    "SDI01": "must start in",
-}
+_SQLITE_REFUSAL = re.compile(
+    r"statedoc: spec \S+ revision \d+ ("
+    + "|".join(re.escape(words) for words in PHRASES.values())
+    + ") "
+)
 
 
 def rejection(error: BaseException) -> str | None:
@@ -58,12 +58,10 @@ def rejection(error: BaseException) -> str | None:
     code = getattr(error, "sqlstate", None)
     if isinstance(code, str):
         return code
-    text = str(error)
-    if text.startswith("statedoc: "):
-        found = [kind for kind, words in KINDS.items() if words in text]
-        if len(found) == 1:
-            return found[0]
-    return None
+    match = _SQLITE_REFUSAL.match(str(error))
+    if match is None:
+        return None
+    return next(code.split()[0] for code, words in PHRASES.items() if words == match[1])
 
 
 def sql_state_machine_for(

@@ -36,24 +36,32 @@ def seed(tmp_path_factory: pytest.TempPathFactory) -> Case:
     return cases(documents, bound_config(documents), tmp_path_factory.mktemp("m"))[0]
 
 
-def _sub(pattern: str, replacement: str, text: str) -> str:
-    changed, count = re.subn(pattern, replacement, text, count=1, flags=re.S)
-    assert count == 1, f"mutation did not apply: {pattern}"
+def _sub(pattern: str, replacement: str, text: str, count: int = 1) -> str:
+    """``pattern`` replaced ``count`` times (0: everywhere, at least once)."""
+    changed, done = re.subn(pattern, replacement, text, count=count, flags=re.S)
+    assert done == count or (count == 0 and done > 0), f"mutation did not apply: {pattern}"
     return changed
 
 
 # PostgreSQL mutants ------------------------------------------------------------------------
 def pg_invalid_pair_removed(sql: str) -> str:
-    """The first forbidden pair's arm of the why-CASE goes: it raises the wrong SQLSTATE."""
-    return _sub(r"\n    WHEN E'[^']*' THEN CASE to_state WHEN E'[^']*' THEN E'[^']*' END", "", sql)
+    """The first forbidden pair's arm of each why-CASE goes: it raises the wrong SQLSTATE."""
+    arm = (
+        r"\n    WHEN old_state OPERATOR\(pg_catalog\.=\) E'[^']*'"
+        r" AND new_state [^\n]* THEN E'[^']*'"
+    )
+    first = re.search(arm, sql)
+    assert first is not None, f"mutation did not apply: {arm}"
+    return _sub(re.escape(first[0]), "", sql, count=0)
 
 
 def pg_pass_through_widened(sql: str) -> str:
-    return _sub(r"IF new_state IS NOT DISTINCT FROM old_state THEN", "IF true THEN", sql)
+    return _sub(r"IF NOT \(CASE WHEN old_state IS NULL [^\n]* END\) THEN", "IF true THEN", sql)
 
 
 def pg_insert_check_dropped(sql: str) -> str:
-    return _sub(r"IF TG_OP = 'INSERT' THEN\n", "IF TG_OP = 'INSERT' THEN\n    RETURN NEW;\n", sql)
+    start = "IF TG_OP OPERATOR(pg_catalog.=) 'INSERT' THEN\n"
+    return _sub(re.escape(start), start + "    RETURN NEW;\n", sql)
 
 
 # SQLite mutants ----------------------------------------------------------------------------

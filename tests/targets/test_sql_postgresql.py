@@ -67,6 +67,7 @@ def check_all_pairs(pg: Any, case: Case) -> int:
     update = pgsql.SQL("UPDATE {} SET state = %s WHERE id = %s").format(table)
     select = pgsql.SQL("SELECT state FROM {} WHERE id = %s").format(table)
     why = {(i.from_state, i.to_state): i.why for i in case.spec.invalid}
+    states = [s.value for s in case.module.State]
     for row, (old, new) in enumerate(pairs):
         error = attempt(pg, update, (new, row))
         want = expected_update(case.module, old, new)
@@ -77,7 +78,18 @@ def check_all_pairs(pg: Any, case: Case) -> int:
         if error is not None:
             diag = error.diag
             assert diag.message_hint == f"spec {case.spec.id} revision {case.spec.revision}"
-            assert case.spec.id in (diag.message_primary or "")
+            primary = diag.message_primary or ""
+            assert f"spec {case.spec.id} revision {case.spec.revision}" in primary
+            (place, pair, value) = pg.execute(
+                "SELECT format(' on %%I.%%I.%%I', current_schema(), %s::text, 'state'),"
+                " format('%%L -> %%L', %s::text, %s::text), quote_nullable(%s::text)",
+                (case.table, old, new, old if old not in states else new),
+            ).fetchone()
+            assert primary.endswith(place), primary  # the table and column
+            if want in ("SDF01", "SDU01"):
+                assert f" {pair}{place}" in primary, primary  # the pair
+            else:
+                assert f" {value} is not a state" in primary, primary  # the offending value
             if want == "SDF01":
                 assert diag.message_detail == message_text(why[(old, new)])
     return len(pairs)

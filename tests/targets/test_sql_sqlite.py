@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from generator.targets.sql.names import message_text
+from generator.testing.sql import rejection
 
 from .sql_support import (
     FORBIDDEN,
@@ -27,14 +28,6 @@ from .sql_support import (
     sqlite_setup,
 )
 
-#: What each kind of rejection says (the message also names the spec and the pair).
-WORDS = {
-    FORBIDDEN: "forbids",
-    UNDECLARED: "does not declare",
-    UNKNOWN: "not a state",
-    NOT_INITIAL: "must start in",
-}
-
 
 @pytest.fixture(scope="module")
 def all_cases(tmp_path_factory: pytest.TempPathFactory) -> list[Case]:
@@ -42,10 +35,11 @@ def all_cases(tmp_path_factory: pytest.TempPathFactory) -> list[Case]:
     return cases(documents, bound_config(documents), tmp_path_factory.mktemp("modules"))
 
 
-def kind_of(message: str) -> str:
-    found = [kind for kind, word in WORDS.items() if word in message]
-    assert len(found) == 1, message
-    return found[0]
+def kind_of(error: sqlite3.Error) -> str:
+    """The SQLSTATE PostgreSQL raises for the same refusal, read from SQLite's message."""
+    kind = rejection(error)
+    assert kind in (FORBIDDEN, UNDECLARED, UNKNOWN, NOT_INITIAL), str(error)
+    return kind
 
 
 def check_case(case: Case) -> None:
@@ -63,12 +57,16 @@ def check_case(case: Case) -> None:
             got = OK
         except sqlite3.IntegrityError as exc:
             message = str(exc)
-            got = kind_of(message)
-            assert message.startswith(f"statedoc: {case.spec.id} revision {case.spec.revision}")
+            got = kind_of(exc)
+            spec = f"statedoc: spec {case.spec.id} revision {case.spec.revision} "
+            assert message.startswith(spec), message
+            place = f" on {message_text(case.table)}.state"
             if got in (FORBIDDEN, UNDECLARED):
-                assert f"{old!r} -> {new!r}" in message
+                assert f"{old!r} -> {new!r}{place}" in message, message
+            else:
+                assert place in message, message
             if got == FORBIDDEN:
-                assert message.endswith(message_text(why[(old, new)]))
+                assert message.endswith(f"{place}: {message_text(why[(old, new)])}")
         assert got == want, (case.spec.id, old, new)
         (stored,) = connection.execute(f"SELECT state FROM {table} WHERE id = ?", (row,)).fetchone()
         assert stored == (new if want is OK else old)
@@ -77,7 +75,7 @@ def check_case(case: Case) -> None:
             connection.execute(f"INSERT INTO {table} (id, state) VALUES (?, ?)", (row, name))
             got = OK
         except sqlite3.IntegrityError as exc:
-            got = kind_of(str(exc))
+            got = kind_of(exc)
         assert got == expected_insert(case.module, name), (case.spec.id, name)
 
 
@@ -113,5 +111,5 @@ def test_any_declared_state_may_start_when_configured(tmp_path: object) -> None:
             connection.execute(f'INSERT INTO "{case.table}" VALUES (?, ?)', (row, name))
             got = OK
         except sqlite3.IntegrityError as exc:
-            got = kind_of(str(exc))
+            got = kind_of(exc)
         assert got == expected_insert(case.module, name, must_be_initial=False), name

@@ -7,179 +7,181 @@ DROP TRIGGER IF EXISTS "statedoc_tcp_connection_insert";
 CREATE TRIGGER "statedoc_tcp_connection_insert" BEFORE INSERT ON "tcp_connections" FOR EACH ROW
   WHEN NEW."state" COLLATE BINARY IS NULL OR NEW."state" COLLATE BINARY NOT IN ('CLOSED')
 BEGIN
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: a new row holds a name that is not a state')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 rejects a new value that is not a state (''CLOSED'', ''LISTEN'', ''SYN-SENT'', ''SYN-RECEIVED'', ''ESTABLISHED'', ''FIN-WAIT-1'', ''FIN-WAIT-2'', ''CLOSE-WAIT'', ''CLOSING'', ''LAST-ACK'', ''TIME-WAIT'') on tcp_connections.state')
     WHERE NEW."state" COLLATE BINARY IS NULL OR NEW."state" COLLATE BINARY NOT IN ('CLOSED', 'LISTEN', 'SYN-SENT', 'SYN-RECEIVED', 'ESTABLISHED', 'FIN-WAIT-1', 'FIN-WAIT-2', 'CLOSE-WAIT', 'CLOSING', 'LAST-ACK', 'TIME-WAIT');
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: a new row must start in one of: ''CLOSED''');
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 says a new row must start in one of: ''CLOSED'' on tcp_connections.state');
 END;
 
 DROP TRIGGER IF EXISTS "statedoc_tcp_connection_update";
 CREATE TRIGGER "statedoc_tcp_connection_update" BEFORE UPDATE OF "state" ON "tcp_connections" FOR EACH ROW
   WHEN OLD."state" COLLATE BINARY IS NOT NEW."state" COLLATE BINARY AND NOT coalesce((OLD."state" COLLATE BINARY = 'CLOSED' AND NEW."state" COLLATE BINARY IN ('LISTEN', 'SYN-SENT')) OR (OLD."state" COLLATE BINARY = 'LISTEN' AND NEW."state" COLLATE BINARY IN ('SYN-SENT', 'CLOSED', 'SYN-RECEIVED')) OR (OLD."state" COLLATE BINARY = 'SYN-SENT' AND NEW."state" COLLATE BINARY IN ('CLOSED', 'ESTABLISHED', 'SYN-RECEIVED')) OR (OLD."state" COLLATE BINARY = 'SYN-RECEIVED' AND NEW."state" COLLATE BINARY IN ('FIN-WAIT-1', 'CLOSED', 'LISTEN', 'ESTABLISHED', 'CLOSE-WAIT')) OR (OLD."state" COLLATE BINARY = 'ESTABLISHED' AND NEW."state" COLLATE BINARY IN ('FIN-WAIT-1', 'CLOSED', 'CLOSE-WAIT')) OR (OLD."state" COLLATE BINARY = 'CLOSE-WAIT' AND NEW."state" COLLATE BINARY IN ('LAST-ACK', 'CLOSED')) OR (OLD."state" COLLATE BINARY = 'FIN-WAIT-1' AND NEW."state" COLLATE BINARY IN ('CLOSED', 'FIN-WAIT-2', 'CLOSING', 'TIME-WAIT')) OR (OLD."state" COLLATE BINARY = 'FIN-WAIT-2' AND NEW."state" COLLATE BINARY IN ('CLOSED', 'TIME-WAIT')) OR (OLD."state" COLLATE BINARY = 'CLOSING' AND NEW."state" COLLATE BINARY IN ('CLOSED', 'TIME-WAIT')) OR (OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY IN ('CLOSED')) OR (OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY IN ('CLOSED')), 0)
 BEGIN
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: the old or new value is not a state')
-    WHERE NEW."state" COLLATE BINARY IS NULL OR NEW."state" COLLATE BINARY NOT IN ('CLOSED', 'LISTEN', 'SYN-SENT', 'SYN-RECEIVED', 'ESTABLISHED', 'FIN-WAIT-1', 'FIN-WAIT-2', 'CLOSE-WAIT', 'CLOSING', 'LAST-ACK', 'TIME-WAIT') OR OLD."state" COLLATE BINARY IS NULL OR OLD."state" COLLATE BINARY NOT IN ('CLOSED', 'LISTEN', 'SYN-SENT', 'SYN-RECEIVED', 'ESTABLISHED', 'FIN-WAIT-1', 'FIN-WAIT-2', 'CLOSE-WAIT', 'CLOSING', 'LAST-ACK', 'TIME-WAIT');
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSED'' -> ''SYN-RECEIVED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 rejects a new value that is not a state (''CLOSED'', ''LISTEN'', ''SYN-SENT'', ''SYN-RECEIVED'', ''ESTABLISHED'', ''FIN-WAIT-1'', ''FIN-WAIT-2'', ''CLOSE-WAIT'', ''CLOSING'', ''LAST-ACK'', ''TIME-WAIT'') on tcp_connections.state')
+    WHERE NEW."state" COLLATE BINARY IS NULL OR NEW."state" COLLATE BINARY NOT IN ('CLOSED', 'LISTEN', 'SYN-SENT', 'SYN-RECEIVED', 'ESTABLISHED', 'FIN-WAIT-1', 'FIN-WAIT-2', 'CLOSE-WAIT', 'CLOSING', 'LAST-ACK', 'TIME-WAIT');
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 finds a stored value that is not a state (''CLOSED'', ''LISTEN'', ''SYN-SENT'', ''SYN-RECEIVED'', ''ESTABLISHED'', ''FIN-WAIT-1'', ''FIN-WAIT-2'', ''CLOSE-WAIT'', ''CLOSING'', ''LAST-ACK'', ''TIME-WAIT'') on tcp_connections.state')
+    WHERE OLD."state" COLLATE BINARY IS NULL OR OLD."state" COLLATE BINARY NOT IN ('CLOSED', 'LISTEN', 'SYN-SENT', 'SYN-RECEIVED', 'ESTABLISHED', 'FIN-WAIT-1', 'FIN-WAIT-2', 'CLOSE-WAIT', 'CLOSING', 'LAST-ACK', 'TIME-WAIT');
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSED'' -> ''SYN-RECEIVED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSED' AND NEW."state" COLLATE BINARY = 'SYN-RECEIVED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: forbids ''CLOSED'' -> ''ESTABLISHED'': A connection is established only by the three-way handshake, through SYN-SENT or SYN-RECEIVED.')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 forbids ''CLOSED'' -> ''ESTABLISHED'' on tcp_connections.state: A connection is established only by the three-way handshake, through SYN-SENT or SYN-RECEIVED.')
     WHERE OLD."state" COLLATE BINARY = 'CLOSED' AND NEW."state" COLLATE BINARY = 'ESTABLISHED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSED'' -> ''FIN-WAIT-1''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSED'' -> ''FIN-WAIT-1'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSED' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-1';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSED'' -> ''FIN-WAIT-2''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSED'' -> ''FIN-WAIT-2'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSED' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-2';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSED'' -> ''CLOSE-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSED'' -> ''CLOSE-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSED' AND NEW."state" COLLATE BINARY = 'CLOSE-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSED'' -> ''CLOSING''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSED'' -> ''CLOSING'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSED' AND NEW."state" COLLATE BINARY = 'CLOSING';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSED'' -> ''LAST-ACK''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSED'' -> ''LAST-ACK'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSED' AND NEW."state" COLLATE BINARY = 'LAST-ACK';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSED'' -> ''TIME-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSED'' -> ''TIME-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSED' AND NEW."state" COLLATE BINARY = 'TIME-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: forbids ''LISTEN'' -> ''ESTABLISHED'': A listening connection must first receive a SYN and answer it (SYN-RECEIVED).')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 forbids ''LISTEN'' -> ''ESTABLISHED'' on tcp_connections.state: A listening connection must first receive a SYN and answer it (SYN-RECEIVED).')
     WHERE OLD."state" COLLATE BINARY = 'LISTEN' AND NEW."state" COLLATE BINARY = 'ESTABLISHED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LISTEN'' -> ''FIN-WAIT-1''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LISTEN'' -> ''FIN-WAIT-1'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LISTEN' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-1';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LISTEN'' -> ''FIN-WAIT-2''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LISTEN'' -> ''FIN-WAIT-2'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LISTEN' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-2';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LISTEN'' -> ''CLOSE-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LISTEN'' -> ''CLOSE-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LISTEN' AND NEW."state" COLLATE BINARY = 'CLOSE-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LISTEN'' -> ''CLOSING''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LISTEN'' -> ''CLOSING'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LISTEN' AND NEW."state" COLLATE BINARY = 'CLOSING';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LISTEN'' -> ''LAST-ACK''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LISTEN'' -> ''LAST-ACK'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LISTEN' AND NEW."state" COLLATE BINARY = 'LAST-ACK';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LISTEN'' -> ''TIME-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LISTEN'' -> ''TIME-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LISTEN' AND NEW."state" COLLATE BINARY = 'TIME-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-SENT'' -> ''LISTEN''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-SENT'' -> ''LISTEN'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-SENT' AND NEW."state" COLLATE BINARY = 'LISTEN';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-SENT'' -> ''FIN-WAIT-1''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-SENT'' -> ''FIN-WAIT-1'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-SENT' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-1';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-SENT'' -> ''FIN-WAIT-2''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-SENT'' -> ''FIN-WAIT-2'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-SENT' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-2';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-SENT'' -> ''CLOSE-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-SENT'' -> ''CLOSE-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-SENT' AND NEW."state" COLLATE BINARY = 'CLOSE-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-SENT'' -> ''CLOSING''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-SENT'' -> ''CLOSING'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-SENT' AND NEW."state" COLLATE BINARY = 'CLOSING';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-SENT'' -> ''LAST-ACK''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-SENT'' -> ''LAST-ACK'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-SENT' AND NEW."state" COLLATE BINARY = 'LAST-ACK';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-SENT'' -> ''TIME-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-SENT'' -> ''TIME-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-SENT' AND NEW."state" COLLATE BINARY = 'TIME-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-RECEIVED'' -> ''SYN-SENT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-RECEIVED'' -> ''SYN-SENT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-RECEIVED' AND NEW."state" COLLATE BINARY = 'SYN-SENT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-RECEIVED'' -> ''FIN-WAIT-2''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-RECEIVED'' -> ''FIN-WAIT-2'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-RECEIVED' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-2';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-RECEIVED'' -> ''CLOSING''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-RECEIVED'' -> ''CLOSING'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-RECEIVED' AND NEW."state" COLLATE BINARY = 'CLOSING';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-RECEIVED'' -> ''LAST-ACK''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-RECEIVED'' -> ''LAST-ACK'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-RECEIVED' AND NEW."state" COLLATE BINARY = 'LAST-ACK';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''SYN-RECEIVED'' -> ''TIME-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''SYN-RECEIVED'' -> ''TIME-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'SYN-RECEIVED' AND NEW."state" COLLATE BINARY = 'TIME-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''ESTABLISHED'' -> ''LISTEN''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''ESTABLISHED'' -> ''LISTEN'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'ESTABLISHED' AND NEW."state" COLLATE BINARY = 'LISTEN';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''ESTABLISHED'' -> ''SYN-SENT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''ESTABLISHED'' -> ''SYN-SENT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'ESTABLISHED' AND NEW."state" COLLATE BINARY = 'SYN-SENT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''ESTABLISHED'' -> ''SYN-RECEIVED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''ESTABLISHED'' -> ''SYN-RECEIVED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'ESTABLISHED' AND NEW."state" COLLATE BINARY = 'SYN-RECEIVED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''ESTABLISHED'' -> ''FIN-WAIT-2''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''ESTABLISHED'' -> ''FIN-WAIT-2'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'ESTABLISHED' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-2';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''ESTABLISHED'' -> ''CLOSING''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''ESTABLISHED'' -> ''CLOSING'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'ESTABLISHED' AND NEW."state" COLLATE BINARY = 'CLOSING';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''ESTABLISHED'' -> ''LAST-ACK''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''ESTABLISHED'' -> ''LAST-ACK'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'ESTABLISHED' AND NEW."state" COLLATE BINARY = 'LAST-ACK';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''ESTABLISHED'' -> ''TIME-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''ESTABLISHED'' -> ''TIME-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'ESTABLISHED' AND NEW."state" COLLATE BINARY = 'TIME-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-1'' -> ''LISTEN''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-1'' -> ''LISTEN'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-1' AND NEW."state" COLLATE BINARY = 'LISTEN';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-1'' -> ''SYN-SENT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-1'' -> ''SYN-SENT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-1' AND NEW."state" COLLATE BINARY = 'SYN-SENT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-1'' -> ''SYN-RECEIVED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-1'' -> ''SYN-RECEIVED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-1' AND NEW."state" COLLATE BINARY = 'SYN-RECEIVED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-1'' -> ''ESTABLISHED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-1'' -> ''ESTABLISHED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-1' AND NEW."state" COLLATE BINARY = 'ESTABLISHED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-1'' -> ''CLOSE-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-1'' -> ''CLOSE-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-1' AND NEW."state" COLLATE BINARY = 'CLOSE-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-1'' -> ''LAST-ACK''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-1'' -> ''LAST-ACK'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-1' AND NEW."state" COLLATE BINARY = 'LAST-ACK';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-2'' -> ''LISTEN''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-2'' -> ''LISTEN'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-2' AND NEW."state" COLLATE BINARY = 'LISTEN';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-2'' -> ''SYN-SENT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-2'' -> ''SYN-SENT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-2' AND NEW."state" COLLATE BINARY = 'SYN-SENT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-2'' -> ''SYN-RECEIVED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-2'' -> ''SYN-RECEIVED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-2' AND NEW."state" COLLATE BINARY = 'SYN-RECEIVED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-2'' -> ''ESTABLISHED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-2'' -> ''ESTABLISHED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-2' AND NEW."state" COLLATE BINARY = 'ESTABLISHED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-2'' -> ''FIN-WAIT-1''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-2'' -> ''FIN-WAIT-1'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-2' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-1';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-2'' -> ''CLOSE-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-2'' -> ''CLOSE-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-2' AND NEW."state" COLLATE BINARY = 'CLOSE-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-2'' -> ''CLOSING''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-2'' -> ''CLOSING'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-2' AND NEW."state" COLLATE BINARY = 'CLOSING';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''FIN-WAIT-2'' -> ''LAST-ACK''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''FIN-WAIT-2'' -> ''LAST-ACK'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'FIN-WAIT-2' AND NEW."state" COLLATE BINARY = 'LAST-ACK';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSE-WAIT'' -> ''LISTEN''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSE-WAIT'' -> ''LISTEN'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSE-WAIT' AND NEW."state" COLLATE BINARY = 'LISTEN';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSE-WAIT'' -> ''SYN-SENT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSE-WAIT'' -> ''SYN-SENT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSE-WAIT' AND NEW."state" COLLATE BINARY = 'SYN-SENT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSE-WAIT'' -> ''SYN-RECEIVED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSE-WAIT'' -> ''SYN-RECEIVED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSE-WAIT' AND NEW."state" COLLATE BINARY = 'SYN-RECEIVED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSE-WAIT'' -> ''ESTABLISHED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSE-WAIT'' -> ''ESTABLISHED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSE-WAIT' AND NEW."state" COLLATE BINARY = 'ESTABLISHED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: forbids ''CLOSE-WAIT'' -> ''FIN-WAIT-1'': Once the remote TCP has sent its FIN, our own FIN leads to LAST-ACK, not FIN-WAIT-1.')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 forbids ''CLOSE-WAIT'' -> ''FIN-WAIT-1'' on tcp_connections.state: Once the remote TCP has sent its FIN, our own FIN leads to LAST-ACK, not FIN-WAIT-1.')
     WHERE OLD."state" COLLATE BINARY = 'CLOSE-WAIT' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-1';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSE-WAIT'' -> ''FIN-WAIT-2''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSE-WAIT'' -> ''FIN-WAIT-2'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSE-WAIT' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-2';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSE-WAIT'' -> ''CLOSING''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSE-WAIT'' -> ''CLOSING'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSE-WAIT' AND NEW."state" COLLATE BINARY = 'CLOSING';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSE-WAIT'' -> ''TIME-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSE-WAIT'' -> ''TIME-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSE-WAIT' AND NEW."state" COLLATE BINARY = 'TIME-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSING'' -> ''LISTEN''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSING'' -> ''LISTEN'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSING' AND NEW."state" COLLATE BINARY = 'LISTEN';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSING'' -> ''SYN-SENT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSING'' -> ''SYN-SENT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSING' AND NEW."state" COLLATE BINARY = 'SYN-SENT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSING'' -> ''SYN-RECEIVED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSING'' -> ''SYN-RECEIVED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSING' AND NEW."state" COLLATE BINARY = 'SYN-RECEIVED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSING'' -> ''ESTABLISHED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSING'' -> ''ESTABLISHED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSING' AND NEW."state" COLLATE BINARY = 'ESTABLISHED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSING'' -> ''FIN-WAIT-1''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSING'' -> ''FIN-WAIT-1'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSING' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-1';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSING'' -> ''FIN-WAIT-2''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSING'' -> ''FIN-WAIT-2'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSING' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-2';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSING'' -> ''CLOSE-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSING'' -> ''CLOSE-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSING' AND NEW."state" COLLATE BINARY = 'CLOSE-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''CLOSING'' -> ''LAST-ACK''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''CLOSING'' -> ''LAST-ACK'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'CLOSING' AND NEW."state" COLLATE BINARY = 'LAST-ACK';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LAST-ACK'' -> ''LISTEN''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LAST-ACK'' -> ''LISTEN'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY = 'LISTEN';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LAST-ACK'' -> ''SYN-SENT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LAST-ACK'' -> ''SYN-SENT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY = 'SYN-SENT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LAST-ACK'' -> ''SYN-RECEIVED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LAST-ACK'' -> ''SYN-RECEIVED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY = 'SYN-RECEIVED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LAST-ACK'' -> ''ESTABLISHED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LAST-ACK'' -> ''ESTABLISHED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY = 'ESTABLISHED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LAST-ACK'' -> ''FIN-WAIT-1''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LAST-ACK'' -> ''FIN-WAIT-1'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-1';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LAST-ACK'' -> ''FIN-WAIT-2''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LAST-ACK'' -> ''FIN-WAIT-2'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-2';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LAST-ACK'' -> ''CLOSE-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LAST-ACK'' -> ''CLOSE-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY = 'CLOSE-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LAST-ACK'' -> ''CLOSING''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LAST-ACK'' -> ''CLOSING'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY = 'CLOSING';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''LAST-ACK'' -> ''TIME-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''LAST-ACK'' -> ''TIME-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'LAST-ACK' AND NEW."state" COLLATE BINARY = 'TIME-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''TIME-WAIT'' -> ''LISTEN''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''TIME-WAIT'' -> ''LISTEN'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY = 'LISTEN';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''TIME-WAIT'' -> ''SYN-SENT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''TIME-WAIT'' -> ''SYN-SENT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY = 'SYN-SENT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''TIME-WAIT'' -> ''SYN-RECEIVED''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''TIME-WAIT'' -> ''SYN-RECEIVED'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY = 'SYN-RECEIVED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: forbids ''TIME-WAIT'' -> ''ESTABLISHED'': A connection that has closed is never reopened; a new connection starts from CLOSED or LISTEN.')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 forbids ''TIME-WAIT'' -> ''ESTABLISHED'' on tcp_connections.state: A connection that has closed is never reopened; a new connection starts from CLOSED or LISTEN.')
     WHERE OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY = 'ESTABLISHED';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''TIME-WAIT'' -> ''FIN-WAIT-1''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''TIME-WAIT'' -> ''FIN-WAIT-1'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-1';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''TIME-WAIT'' -> ''FIN-WAIT-2''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''TIME-WAIT'' -> ''FIN-WAIT-2'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY = 'FIN-WAIT-2';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''TIME-WAIT'' -> ''CLOSE-WAIT''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''TIME-WAIT'' -> ''CLOSE-WAIT'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY = 'CLOSE-WAIT';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''TIME-WAIT'' -> ''CLOSING''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''TIME-WAIT'' -> ''CLOSING'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY = 'CLOSING';
-  SELECT RAISE(ABORT, 'statedoc: STATE-NET-TCP-001 revision 1: does not declare ''TIME-WAIT'' -> ''LAST-ACK''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-NET-TCP-001 revision 1 does not declare ''TIME-WAIT'' -> ''LAST-ACK'' on tcp_connections.state')
     WHERE OLD."state" COLLATE BINARY = 'TIME-WAIT' AND NEW."state" COLLATE BINARY = 'LAST-ACK';
 END;

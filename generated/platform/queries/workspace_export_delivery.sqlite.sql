@@ -7,81 +7,83 @@ DROP TRIGGER IF EXISTS "statedoc_workspace_export_delivery_insert";
 CREATE TRIGGER "statedoc_workspace_export_delivery_insert" BEFORE INSERT ON "data_export_deliveries" FOR EACH ROW
   WHEN NEW."status" COLLATE BINARY IS NULL OR NEW."status" COLLATE BINARY NOT IN ('pending')
 BEGIN
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: a new row holds a name that is not a state')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 rejects a new value that is not a state (''pending'', ''delivering'', ''delivered'', ''failed'', ''withheld'', ''expired'', ''superseded'') on data_export_deliveries.status')
     WHERE NEW."status" COLLATE BINARY IS NULL OR NEW."status" COLLATE BINARY NOT IN ('pending', 'delivering', 'delivered', 'failed', 'withheld', 'expired', 'superseded');
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: a new row must start in one of: ''pending''');
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 says a new row must start in one of: ''pending'' on data_export_deliveries.status');
 END;
 
 DROP TRIGGER IF EXISTS "statedoc_workspace_export_delivery_update";
 CREATE TRIGGER "statedoc_workspace_export_delivery_update" BEFORE UPDATE OF "status" ON "data_export_deliveries" FOR EACH ROW
   WHEN OLD."status" COLLATE BINARY IS NOT NEW."status" COLLATE BINARY AND NOT coalesce((OLD."status" COLLATE BINARY = 'pending' AND NEW."status" COLLATE BINARY IN ('delivering', 'withheld', 'expired')) OR (OLD."status" COLLATE BINARY = 'failed' AND NEW."status" COLLATE BINARY IN ('delivering', 'expired', 'superseded')) OR (OLD."status" COLLATE BINARY = 'delivering' AND NEW."status" COLLATE BINARY IN ('delivered', 'failed')) OR (OLD."status" COLLATE BINARY = 'withheld' AND NEW."status" COLLATE BINARY IN ('expired')), 0)
 BEGIN
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: the old or new value is not a state')
-    WHERE NEW."status" COLLATE BINARY IS NULL OR NEW."status" COLLATE BINARY NOT IN ('pending', 'delivering', 'delivered', 'failed', 'withheld', 'expired', 'superseded') OR OLD."status" COLLATE BINARY IS NULL OR OLD."status" COLLATE BINARY NOT IN ('pending', 'delivering', 'delivered', 'failed', 'withheld', 'expired', 'superseded');
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''pending'' -> ''delivered''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 rejects a new value that is not a state (''pending'', ''delivering'', ''delivered'', ''failed'', ''withheld'', ''expired'', ''superseded'') on data_export_deliveries.status')
+    WHERE NEW."status" COLLATE BINARY IS NULL OR NEW."status" COLLATE BINARY NOT IN ('pending', 'delivering', 'delivered', 'failed', 'withheld', 'expired', 'superseded');
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 finds a stored value that is not a state (''pending'', ''delivering'', ''delivered'', ''failed'', ''withheld'', ''expired'', ''superseded'') on data_export_deliveries.status')
+    WHERE OLD."status" COLLATE BINARY IS NULL OR OLD."status" COLLATE BINARY NOT IN ('pending', 'delivering', 'delivered', 'failed', 'withheld', 'expired', 'superseded');
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''pending'' -> ''delivered'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'pending' AND NEW."status" COLLATE BINARY = 'delivered';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''pending'' -> ''failed''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''pending'' -> ''failed'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'pending' AND NEW."status" COLLATE BINARY = 'failed';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''pending'' -> ''superseded''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''pending'' -> ''superseded'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'pending' AND NEW."status" COLLATE BINARY = 'superseded';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''delivering'' -> ''pending''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''delivering'' -> ''pending'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'delivering' AND NEW."status" COLLATE BINARY = 'pending';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''delivering'' -> ''withheld''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''delivering'' -> ''withheld'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'delivering' AND NEW."status" COLLATE BINARY = 'withheld';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''delivering'' -> ''expired''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''delivering'' -> ''expired'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'delivering' AND NEW."status" COLLATE BINARY = 'expired';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''delivering'' -> ''superseded''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''delivering'' -> ''superseded'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'delivering' AND NEW."status" COLLATE BINARY = 'superseded';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''delivered'' -> ''pending''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''delivered'' -> ''pending'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'delivered' AND NEW."status" COLLATE BINARY = 'pending';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: forbids ''delivered'' -> ''delivering'': The same settled delivered row cannot begin transfer again.')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 forbids ''delivered'' -> ''delivering'' on data_export_deliveries.status: The same settled delivered row cannot begin transfer again.')
     WHERE OLD."status" COLLATE BINARY = 'delivered' AND NEW."status" COLLATE BINARY = 'delivering';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''delivered'' -> ''failed''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''delivered'' -> ''failed'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'delivered' AND NEW."status" COLLATE BINARY = 'failed';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''delivered'' -> ''withheld''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''delivered'' -> ''withheld'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'delivered' AND NEW."status" COLLATE BINARY = 'withheld';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''delivered'' -> ''expired''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''delivered'' -> ''expired'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'delivered' AND NEW."status" COLLATE BINARY = 'expired';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''delivered'' -> ''superseded''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''delivered'' -> ''superseded'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'delivered' AND NEW."status" COLLATE BINARY = 'superseded';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''failed'' -> ''pending''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''failed'' -> ''pending'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'failed' AND NEW."status" COLLATE BINARY = 'pending';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''failed'' -> ''delivered''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''failed'' -> ''delivered'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'failed' AND NEW."status" COLLATE BINARY = 'delivered';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''failed'' -> ''withheld''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''failed'' -> ''withheld'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'failed' AND NEW."status" COLLATE BINARY = 'withheld';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''withheld'' -> ''pending''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''withheld'' -> ''pending'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'withheld' AND NEW."status" COLLATE BINARY = 'pending';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''withheld'' -> ''delivering''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''withheld'' -> ''delivering'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'withheld' AND NEW."status" COLLATE BINARY = 'delivering';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''withheld'' -> ''delivered''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''withheld'' -> ''delivered'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'withheld' AND NEW."status" COLLATE BINARY = 'delivered';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''withheld'' -> ''failed''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''withheld'' -> ''failed'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'withheld' AND NEW."status" COLLATE BINARY = 'failed';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''withheld'' -> ''superseded''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''withheld'' -> ''superseded'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'withheld' AND NEW."status" COLLATE BINARY = 'superseded';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''expired'' -> ''pending''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''expired'' -> ''pending'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'expired' AND NEW."status" COLLATE BINARY = 'pending';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''expired'' -> ''delivering''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''expired'' -> ''delivering'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'expired' AND NEW."status" COLLATE BINARY = 'delivering';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''expired'' -> ''delivered''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''expired'' -> ''delivered'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'expired' AND NEW."status" COLLATE BINARY = 'delivered';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''expired'' -> ''failed''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''expired'' -> ''failed'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'expired' AND NEW."status" COLLATE BINARY = 'failed';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''expired'' -> ''withheld''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''expired'' -> ''withheld'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'expired' AND NEW."status" COLLATE BINARY = 'withheld';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''expired'' -> ''superseded''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''expired'' -> ''superseded'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'expired' AND NEW."status" COLLATE BINARY = 'superseded';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''superseded'' -> ''pending''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''superseded'' -> ''pending'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'superseded' AND NEW."status" COLLATE BINARY = 'pending';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: forbids ''superseded'' -> ''delivering'': A superseded row remains historical; any replacement needs its own row.')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 forbids ''superseded'' -> ''delivering'' on data_export_deliveries.status: A superseded row remains historical; any replacement needs its own row.')
     WHERE OLD."status" COLLATE BINARY = 'superseded' AND NEW."status" COLLATE BINARY = 'delivering';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''superseded'' -> ''delivered''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''superseded'' -> ''delivered'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'superseded' AND NEW."status" COLLATE BINARY = 'delivered';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''superseded'' -> ''failed''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''superseded'' -> ''failed'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'superseded' AND NEW."status" COLLATE BINARY = 'failed';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''superseded'' -> ''withheld''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''superseded'' -> ''withheld'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'superseded' AND NEW."status" COLLATE BINARY = 'withheld';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-QRY-011 revision 1: does not declare ''superseded'' -> ''expired''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-QRY-011 revision 1 does not declare ''superseded'' -> ''expired'' on data_export_deliveries.status')
     WHERE OLD."status" COLLATE BINARY = 'superseded' AND NEW."status" COLLATE BINARY = 'expired';
 END;

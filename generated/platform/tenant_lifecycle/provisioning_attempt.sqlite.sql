@@ -7,31 +7,33 @@ DROP TRIGGER IF EXISTS "statedoc_provisioning_attempt_insert";
 CREATE TRIGGER "statedoc_provisioning_attempt_insert" BEFORE INSERT ON "tenant_provisioning_jobs" FOR EACH ROW
   WHEN NEW."status" COLLATE BINARY IS NULL OR NEW."status" COLLATE BINARY NOT IN ('pending')
 BEGIN
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: a new row holds a name that is not a state')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 rejects a new value that is not a state (''pending'', ''running'', ''succeeded'', ''failed'') on tenant_provisioning_jobs.status')
     WHERE NEW."status" COLLATE BINARY IS NULL OR NEW."status" COLLATE BINARY NOT IN ('pending', 'running', 'succeeded', 'failed');
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: a new row must start in one of: ''pending''');
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 says a new row must start in one of: ''pending'' on tenant_provisioning_jobs.status');
 END;
 
 DROP TRIGGER IF EXISTS "statedoc_provisioning_attempt_update";
 CREATE TRIGGER "statedoc_provisioning_attempt_update" BEFORE UPDATE OF "status" ON "tenant_provisioning_jobs" FOR EACH ROW
   WHEN OLD."status" COLLATE BINARY IS NOT NEW."status" COLLATE BINARY AND NOT coalesce((OLD."status" COLLATE BINARY = 'pending' AND NEW."status" COLLATE BINARY IN ('running', 'failed')) OR (OLD."status" COLLATE BINARY = 'running' AND NEW."status" COLLATE BINARY IN ('succeeded', 'failed')), 0)
 BEGIN
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: the old or new value is not a state')
-    WHERE NEW."status" COLLATE BINARY IS NULL OR NEW."status" COLLATE BINARY NOT IN ('pending', 'running', 'succeeded', 'failed') OR OLD."status" COLLATE BINARY IS NULL OR OLD."status" COLLATE BINARY NOT IN ('pending', 'running', 'succeeded', 'failed');
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: does not declare ''pending'' -> ''succeeded''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 rejects a new value that is not a state (''pending'', ''running'', ''succeeded'', ''failed'') on tenant_provisioning_jobs.status')
+    WHERE NEW."status" COLLATE BINARY IS NULL OR NEW."status" COLLATE BINARY NOT IN ('pending', 'running', 'succeeded', 'failed');
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 finds a stored value that is not a state (''pending'', ''running'', ''succeeded'', ''failed'') on tenant_provisioning_jobs.status')
+    WHERE OLD."status" COLLATE BINARY IS NULL OR OLD."status" COLLATE BINARY NOT IN ('pending', 'running', 'succeeded', 'failed');
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 does not declare ''pending'' -> ''succeeded'' on tenant_provisioning_jobs.status')
     WHERE OLD."status" COLLATE BINARY = 'pending' AND NEW."status" COLLATE BINARY = 'succeeded';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: does not declare ''running'' -> ''pending''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 does not declare ''running'' -> ''pending'' on tenant_provisioning_jobs.status')
     WHERE OLD."status" COLLATE BINARY = 'running' AND NEW."status" COLLATE BINARY = 'pending';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: does not declare ''succeeded'' -> ''pending''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 does not declare ''succeeded'' -> ''pending'' on tenant_provisioning_jobs.status')
     WHERE OLD."status" COLLATE BINARY = 'succeeded' AND NEW."status" COLLATE BINARY = 'pending';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: forbids ''succeeded'' -> ''running'': A successful attempt is terminal; initialization handles later defaults.')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 forbids ''succeeded'' -> ''running'' on tenant_provisioning_jobs.status: A successful attempt is terminal; initialization handles later defaults.')
     WHERE OLD."status" COLLATE BINARY = 'succeeded' AND NEW."status" COLLATE BINARY = 'running';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: does not declare ''succeeded'' -> ''failed''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 does not declare ''succeeded'' -> ''failed'' on tenant_provisioning_jobs.status')
     WHERE OLD."status" COLLATE BINARY = 'succeeded' AND NEW."status" COLLATE BINARY = 'failed';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: does not declare ''failed'' -> ''pending''')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 does not declare ''failed'' -> ''pending'' on tenant_provisioning_jobs.status')
     WHERE OLD."status" COLLATE BINARY = 'failed' AND NEW."status" COLLATE BINARY = 'pending';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: forbids ''failed'' -> ''running'': Retry allocates a linked attempt rather than changing the failed attempt back to running.')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 forbids ''failed'' -> ''running'' on tenant_provisioning_jobs.status: Retry allocates a linked attempt rather than changing the failed attempt back to running.')
     WHERE OLD."status" COLLATE BINARY = 'failed' AND NEW."status" COLLATE BINARY = 'running';
-  SELECT RAISE(ABORT, 'statedoc: STATE-PFM-TNL-002 revision 1: forbids ''failed'' -> ''succeeded'': A failed terminal attempt cannot become successful; the new retry carries its own result.')
+  SELECT RAISE(ABORT, 'statedoc: spec STATE-PFM-TNL-002 revision 1 forbids ''failed'' -> ''succeeded'' on tenant_provisioning_jobs.status: A failed terminal attempt cannot become successful; the new retry carries its own result.')
     WHERE OLD."status" COLLATE BINARY = 'failed' AND NEW."status" COLLATE BINARY = 'succeeded';
 END;

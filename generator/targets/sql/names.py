@@ -7,7 +7,9 @@ digits of the SHA-256 of the whole name, then its suffix: stable across runs and
 
 PostgreSQL literals are ``E'...'`` strings holding only printable ASCII: every other
 character, and ``\\``, ``'`` and ``$``, is an escape, so a literal never spans a line, does not
-depend on ``standard_conforming_strings`` and can never end a ``$statedoc$`` dollar quote.
+depend on ``standard_conforming_strings`` and can never end a dollar quote. Identifiers may hold
+``$`` (``"a$statedoc$b"`` is one valid name), so a function or ``DO`` body is enclosed by
+:func:`dollar_quote`, whose tag is chosen so that it does not occur in the body at all.
 SQLite has no escapes: ``'`` is doubled and the text is written as is.
 
 Neither database can store NUL in text. A state name with NUL is refused; in messages and
@@ -82,6 +84,19 @@ def pg_literal(text: str) -> str:
             out.append(f"\\U{code:08x}")
     out.append("'")
     return "".join(out)
+
+
+def dollar_quote(body: str, tag: str = "statedoc") -> str:
+    """``body`` between dollar quotes whose tag occurs nowhere in it: ``$statedoc$``, else
+    ``$statedoc_1$``, ``$statedoc_2$``, ... The body must start and end with a line break, so
+    neither quote can run into it (``$statedoc`` + ``$`` of the body, say)."""
+    if not (body.startswith("\n") and body.endswith("\n")):
+        raise ValueError("a dollar-quoted body must start and end with a line break")
+    quote, n = f"${tag}$", 0
+    while quote in body:
+        n += 1
+        quote = f"${tag}_{n}$"
+    return f"{quote}{body}{quote}"
 
 
 def sqlite_literal(text: str) -> str:

@@ -3,272 +3,229 @@
 Objects, all in the configured schema and each with ``COMMENT ON`` spec id, revision and
 SHA-256: a domain ``<name>_state`` for the state names, the pure check function
 ``<name>_check(from text, to text)``, the trigger function ``<name>_trigger()`` and, with a
-binding, the INSERT and UPDATE triggers on the bound table. Every statement is idempotent,
-so the file can be applied again, or a later revision applied over it, in one transaction.
+binding, the INSERT and UPDATE triggers on the bound table (:mod:`.pg_functions` says what
+each holds and why nothing in it depends on the session that runs it).
 
-The bound triggers' ``WHEN`` clauses decide the common case without PL/pgSQL: an unchanged
-state or a declared pair (a ``CASE`` on the old state, ``lookup="case"``) never calls the
-trigger function; anything else calls it, and it raises with the SQLSTATE that says why.
-``benchmarks/bench_sql.py`` compares the three ways to test a pair: ``CASE`` and an array of
-encoded pairs cost the same within noise (both run inline in ``WHEN``); a lookup table cannot
-(``WHEN`` allows no subquery) and costs ~2.5x more on a bulk UPDATE. ``CASE`` is generated: as
-fast, and readable.
+The file is one transaction (``BEGIN`` ... ``COMMIT``): applied with plain ``psql -f``, an
+error anywhere leaves the database as it was. Before changing anything it checks, and refuses
+with SQLSTATE ``SDT01`` or ``SDR01``:
+
+- the bound table and column exist, and the column's type can be guarded (``character(n)``
+  pads values with blanks, so the stored text would not be the state name);
+- the schema is owned by a role the applying user belongs to (its owner could drop the guard);
+- the database does not hold a newer revision of the spec (or another spec's objects under
+  these names), unless the session sets ``statedoc.allow_downgrade = on``.
+
+Every statement is idempotent, so the file can be applied again, or a later revision applied
+over it.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
 from generator.targets.sql.names import (
     comment_line,
+    dollar_quote,
     fit_name,
     ident,
     message_text,
     pg_literal,
-    qualified,
 )
-from generator.targets.sql.plan import (
-    SQLSTATE_FORBIDDEN,
-    SQLSTATE_NOT_INITIAL,
-    SQLSTATE_UNDECLARED,
-    SQLSTATE_UNKNOWN,
-    SqlPlan,
+from generator.targets.sql.pg_functions import (
+    PgFunction,
+    PgObjects,
+    PgTrigger,
+    pg_objects,
 )
+from generator.targets.sql.plan import SqlPlan
 
-Lookup = Literal["case", "array", "table"]
-QUOTE = "$statedoc$"  # never inside a literal: pg_literal escapes every "$"
-
-
-def _in(value: str, names: tuple[str, ...]) -> str:
-    """``value IN (...)``; false for an empty list (SQL has no empty IN list)."""
-    if not names:
-        return "false"
-    return f"{value} IN ({', '.join(pg_literal(n) for n in names)})"
+SQLSTATE_NOT_READY = "SDT01"  # the bound table or column is missing or cannot be guarded
+SQLSTATE_NEWER = "SDR01"  # the database holds a newer revision (or another spec) already
+ALLOW_DOWNGRADE = "statedoc.allow_downgrade"
 
 
-def _pair_key(old: str, new: str) -> str:
-    """An injective text key of a pair (the length prefix separates the two names)."""
-    return f"(length({old})::text || ':' || {old} || {new})"
-
-
-def declared_expression(plan: SqlPlan, old: str, new: str, lookup: Lookup = "case") -> str:
-    """True exactly when ``old -> new`` is a declared transition (NULL when either is NULL)."""
-    if not plan.declared:
-        return "false"
-    if lookup == "array":
-        keys = [
-            pg_literal(f"{len(a)}:{a}{b}") for a, targets in plan.declared.items() for b in targets
-        ]
-        return f"{_pair_key(old, new)} = ANY (ARRAY[{', '.join(keys)}])"
-    if lookup == "table":
-        table = qualified(plan.schema, fit_name(plan.names.base, "_pairs"))
-        return f"EXISTS (SELECT 1 FROM {table} WHERE from_state = {old} AND to_state = {new})"
-    arms = "".join(
-        f"\n      WHEN {pg_literal(a)} THEN {_in(new, targets)}"
-        for a, targets in plan.declared.items()
-    )
-    return f"(CASE {old}{arms}\n      ELSE false\n    END)"  # parenthesised: IF ... THEN
-
-
-def _why_expression(plan: SqlPlan) -> str:
-    if not plan.forbidden:
-        return "NULL"
-    by_from: dict[str, list[tuple[str, str]]] = {}
-    for (a, b), why in plan.forbidden.items():
-        by_from.setdefault(a, []).append((b, why))
-    arms = []
-    for a, items in by_from.items():
-        inner = " ".join(
-            f"WHEN {pg_literal(b)} THEN {pg_literal(message_text(why))}" for b, why in items
-        )
-        arms.append(f"\n    WHEN {pg_literal(a)} THEN CASE to_state {inner} END")
-    return f"CASE from_state{''.join(arms)}\n  END"
-
-
-def _raise(code: str, message: str, detail: str, hint: str) -> str:
+def _refuse(code: str, message: str, hint: str) -> str:
     return (
         f"RAISE EXCEPTION USING ERRCODE = '{code}',\n"
-        f"      MESSAGE = {message},\n      DETAIL = {detail},\n      HINT = {hint};"
+        f"      MESSAGE = {pg_literal(message_text(message))},\n"
+        f"      HINT = {pg_literal(message_text(hint))};"
     )
 
 
-def _check_function(plan: SqlPlan, name: str, lookup: Lookup) -> str:
-    spec = pg_literal(plan.spec.id)
-    hint = pg_literal(plan.hint)
-    states = ", ".join(pg_literal(n) for n in plan.states)
-    unknown = _raise(
-        SQLSTATE_UNKNOWN,
-        f"format('statedoc: %s is not a state of %s', quote_nullable(bad), {spec})",
-        pg_literal(message_text("the states are: " + ", ".join(repr(n) for n in plan.states))),
-        hint,
+def _binding_checks(plan: SqlPlan) -> str:
+    binding = plan.binding
+    if binding is None:
+        return ""
+    table = (
+        ident(binding.table)
+        if binding.schema is None
+        else (f"{ident(binding.schema)}.{ident(binding.table)}")
     )
-    forbidden = _raise(
-        SQLSTATE_FORBIDDEN,
-        f"format('statedoc: %s forbids %s -> %s', {spec}, quote_literal(from_state), "
-        "quote_literal(to_state))",
-        "why",
-        hint,
+    about = f"statedoc: spec {plan.spec.id} revision {plan.spec.revision}"
+    missing = _refuse(
+        SQLSTATE_NOT_READY,
+        f"{about}: the table {table} does not exist",
+        "create the table first (this file adds triggers to it), then apply this file",
     )
-    undeclared = _raise(
-        SQLSTATE_UNDECLARED,
-        f"format('statedoc: %s does not declare %s -> %s', {spec}, quote_literal(from_state), "
-        "quote_literal(to_state))",
-        pg_literal("the spec declares no transition between these states"),
-        hint,
+    not_table = _refuse(
+        SQLSTATE_NOT_READY,
+        f"{about}: {table} is not a table",
+        "bind the spec to the table that stores the state",
     )
-    return f"""\
-CREATE OR REPLACE FUNCTION {name}(from_state text, to_state text) RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-AS {QUOTE}
+    no_column = _refuse(
+        SQLSTATE_NOT_READY,
+        f"{about}: the table {table} has no column {ident(binding.column)}",
+        "add the column, or bind the spec to the column that holds the state",
+    )
+    padded = _refuse(
+        SQLSTATE_NOT_READY,
+        f"{about}: the column {ident(binding.column)} of {table} is character(n), which pads "
+        "values with blanks, so what it stores is not the state name",
+        "use text or varchar (or the generated domain) for the state column",
+    )
+    return f"""
+  relation := pg_catalog.to_regclass({pg_literal(table)});
+  IF relation IS NULL THEN
+    {missing}
+  END IF;
+  IF NOT (SELECT c.relkind OPERATOR(pg_catalog.=) ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[])
+          FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) relation) THEN
+    {not_table}
+  END IF;
+  SELECT a.atttypid INTO type_id FROM pg_catalog.pg_attribute a
+   WHERE a.attrelid OPERATOR(pg_catalog.=) relation
+     AND a.attname OPERATOR(pg_catalog.=) {pg_literal(binding.column)}
+     AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped;
+  IF type_id IS NULL THEN
+    {no_column}
+  END IF;
+  LOOP  -- a domain's base type, and its base type's, ...
+    SELECT t.typbasetype INTO base_id FROM pg_catalog.pg_type t
+     WHERE t.oid OPERATOR(pg_catalog.=) type_id AND t.typtype OPERATOR(pg_catalog.=) 'd';
+    EXIT WHEN base_id IS NULL;
+    type_id := base_id;
+    base_id := NULL;
+  END LOOP;
+  IF type_id OPERATOR(pg_catalog.=) 'pg_catalog.bpchar'::pg_catalog.regtype THEN
+    {padded}
+  END IF;"""
+
+
+def _guard(plan: SqlPlan, domain: str) -> str:
+    """The ``DO`` block that refuses to apply the file where it would do harm."""
+    about = f"statedoc: spec {plan.spec.id} revision {plan.spec.revision}"
+    foreign_schema = _refuse(
+        SQLSTATE_NOT_READY,
+        f"{about}: the schema {ident(plan.schema)} is owned by a role you are not a member of; "
+        "its owner could drop or replace the functions that guard the table",
+        "apply the file as the schema's owner, or configure another schema",
+    )
+    downgrade = (
+        f"apply the newer file, or set {ALLOW_DOWNGRADE} = on for this session to replace it "
+        f"(PGOPTIONS='-c {ALLOW_DOWNGRADE}=on' psql -f FILE)"
+    )
+    body = f"""
 DECLARE
-  bad text;
-  why text;
+  installed pg_catalog.text[];
+  relation pg_catalog.regclass;
+  type_id pg_catalog.oid;
+  base_id pg_catalog.oid;
 BEGIN
-  IF from_state IS NULL OR NOT (from_state IN ({states})) THEN
-    bad := from_state;
-  ELSIF to_state IS NULL OR NOT (to_state IN ({states})) THEN
-    bad := to_state;
-  ELSE
-    IF {declared_expression(plan, "from_state", "to_state", lookup)} THEN
-      RETURN;
-    END IF;
-    why := {_why_expression(plan)};
-    IF why IS NOT NULL THEN
-      {forbidden}
-    END IF;
-    {undeclared}
+  IF NOT (SELECT pg_catalog.pg_has_role(n.nspowner, 'MEMBER') FROM pg_catalog.pg_namespace n
+          WHERE n.nspname OPERATOR(pg_catalog.=) {pg_literal(plan.schema)}) THEN
+    {foreign_schema}
   END IF;
-  {unknown}
+  installed := pg_catalog.regexp_match(
+    pg_catalog.obj_description(pg_catalog.to_regtype({pg_literal(domain)}), 'pg_type'),
+    '^statedoc spec=(\\S+) revision=([0-9]+) ');
+  IF installed IS NOT NULL
+     AND (installed[1] OPERATOR(pg_catalog.<>) {pg_literal(plan.spec.id)}
+          OR installed[2]::pg_catalog.numeric OPERATOR(pg_catalog.>) {plan.spec.revision:d})
+     AND coalesce(pg_catalog.current_setting({pg_literal(ALLOW_DOWNGRADE)}, true), '')
+         OPERATOR(pg_catalog.<>) 'on' THEN
+    RAISE EXCEPTION USING ERRCODE = '{SQLSTATE_NEWER}',
+      MESSAGE = pg_catalog.format('%s: the database holds spec %s revision %s, which this file'
+        ' would replace', {pg_literal(about)}, installed[1], installed[2]),
+      HINT = {pg_literal(downgrade)};
+  END IF;{_binding_checks(plan)}
 END
-{QUOTE};
 """
+    return f"DO {dollar_quote(body)};\n"
 
 
-def _trigger_function(plan: SqlPlan, name: str, check: str, lookup: Lookup) -> str:
-    if plan.binding is not None:
-        column = ident(plan.binding.column)
-        new, old = f"NEW.{column}::text", f"OLD.{column}::text"
-    else:  # generic: the column's name is the trigger's first argument
-        new, old = "to_jsonb(NEW) ->> TG_ARGV[0]", "to_jsonb(OLD) ->> TG_ARGV[0]"
-    spec = pg_literal(plan.spec.id)
-    initial = ", ".join(repr(n) for n in plan.insert_states) or "(none)"
-    not_initial = _raise(
-        SQLSTATE_NOT_INITIAL,
-        f"format('statedoc: a new row of %s cannot start in %s', {spec}, quote_literal(new_state))",
-        pg_literal(message_text(f"a new row must start in one of: {initial}")),
-        pg_literal(plan.hint),
+_VOLATILITY = {"i": "IMMUTABLE", "s": "STABLE", "v": "VOLATILE"}
+_PARALLEL = {"s": "PARALLEL SAFE", "r": "PARALLEL RESTRICTED", "u": "PARALLEL UNSAFE"}
+
+
+def _function(function: PgFunction, comment: str) -> str:
+    args = ", ".join(
+        f"{n} {t}" for n, t in zip(function.arg_names, function.arg_types, strict=True)
     )
-    return f"""\
-CREATE OR REPLACE FUNCTION {name}() RETURNS trigger
-LANGUAGE plpgsql
-AS {QUOTE}
-DECLARE
-  new_state text := {new};
-  old_state text;
+    settings = "".join(
+        f"\nSET {key} = {value}" for key, _, value in (c.partition("=") for c in function.config)
+    )
+    return (
+        f"CREATE OR REPLACE FUNCTION {function.qualified}({args}) RETURNS {function.returns}\n"
+        f"LANGUAGE {function.language} {_VOLATILITY[function.volatility]} "
+        f"{_PARALLEL[function.parallel]}{settings}\n"
+        f"AS {dollar_quote(function.body)};\n"
+        f"COMMENT ON FUNCTION {function.signature} IS {comment};\n"
+    )
+
+
+def _trigger(trigger: PgTrigger, comment: str) -> str:
+    name, table = ident(trigger.name), trigger.table_name
+    event = "INSERT" if trigger.event == "INSERT" else f"UPDATE OF {ident(trigger.column)}"
+    return (
+        f"CREATE OR REPLACE TRIGGER {name}\n"
+        f"  BEFORE {event} ON {table} FOR EACH ROW\n"
+        f"  WHEN ({trigger.when})\n"
+        f"  EXECUTE FUNCTION {trigger.function.qualified}();\n"
+        f"COMMENT ON TRIGGER {name} ON {table} IS {comment};\n"
+    )
+
+
+def _domain(objects: PgObjects, comment: str) -> str:
+    domain = objects.domain
+    create = f"""
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    IF {_in("new_state", plan.insert_states)} THEN
-      RETURN NEW;
-    END IF;
-    IF new_state IS NULL OR NOT ({_in("new_state", plan.states)}) THEN
-      PERFORM {check}(new_state, new_state);
-    END IF;
-    {not_initial}
+  IF pg_catalog.to_regtype({pg_literal(domain.qualified)}) IS NULL THEN
+    CREATE DOMAIN {domain.qualified} AS pg_catalog.text;
   END IF;
-  old_state := {old};
-  IF new_state IS NOT DISTINCT FROM old_state THEN
-    RETURN NEW;
-  END IF;
-  IF {declared_expression(plan, "old_state", "new_state", lookup)} THEN
-    RETURN NEW;
-  END IF;
-  PERFORM {check}(old_state, new_state);
-  RETURN NEW;
 END
-{QUOTE};
 """
-
-
-def _triggers(plan: SqlPlan, function: str, comment: str, lookup: Lookup) -> str:
-    """The bound table's two triggers. Their ``WHEN`` clauses let a declared or unchanged
-    UPDATE (and an INSERT in an allowed state) through without calling PL/pgSQL at all: the
-    executor evaluates them inline, which keeps a bulk UPDATE near the cost of no trigger.
-    The function still checks everything itself, so it is correct without them."""
-    assert plan.binding is not None
-    table = qualified(plan.binding.schema, plan.binding.table)
-    column = ident(plan.binding.column)
-    new, old = f"NEW.{column}::text", f"OLD.{column}::text"
-    insert, update = ident(plan.names.insert_trigger), ident(plan.names.update_trigger)
-    undeclared = (
-        ""
-        if lookup == "table"  # a trigger's WHEN cannot hold a subquery
-        else f"\n    AND NOT coalesce({declared_expression(plan, old, new, lookup)}, false)"
+    constraint = ident(domain.constraint)
+    return (
+        f"DO {dollar_quote(create)};\n"
+        f"ALTER DOMAIN {domain.qualified} DROP CONSTRAINT IF EXISTS {constraint};\n"
+        f"ALTER DOMAIN {domain.qualified} ADD CONSTRAINT {constraint} CHECK ({domain.check});\n"
+        f"COMMENT ON DOMAIN {domain.qualified} IS {comment};\n"
     )
-    return f"""\
-CREATE OR REPLACE TRIGGER {insert}
-  BEFORE INSERT ON {table} FOR EACH ROW
-  WHEN (NOT coalesce({_in(new, plan.insert_states)}, false))
-  EXECUTE FUNCTION {function}();
-COMMENT ON TRIGGER {insert} ON {table} IS {comment};
-CREATE OR REPLACE TRIGGER {update}
-  BEFORE UPDATE OF {column} ON {table} FOR EACH ROW
-  WHEN (OLD.{column} IS DISTINCT FROM NEW.{column}{undeclared})
-  EXECUTE FUNCTION {function}();
-COMMENT ON TRIGGER {update} ON {table} IS {comment};
-"""
 
 
-def render_postgresql(plan: SqlPlan, header: str, lookup: Lookup = "case") -> str:
-    names = plan.names
-    schema = ident(plan.schema)
-    domain = qualified(plan.schema, names.domain)
-    check = qualified(plan.schema, names.check)
-    trigger_function = qualified(plan.schema, names.trigger_function)
+def render_postgresql(plan: SqlPlan, header: str) -> str:
+    objects = pg_objects(plan)
     comment = pg_literal(message_text(plan.comment))
-    states = ", ".join(pg_literal(n) for n in plan.states)
     parts = [
         header,
-        "-- PostgreSQL 14 or later. Idempotent: apply it again, or a later revision over it,",
-        "-- in one transaction (psql --single-transaction -f FILE).",
+        "-- PostgreSQL 14 or later. One transaction: psql -v ON_ERROR_STOP=1 -f FILE (with plain",
+        "-- psql -f an error still changes nothing). Idempotent: apply it again, or a later",
+        "-- revision over it. Create the bound table first.",
         "",
-        f"CREATE SCHEMA IF NOT EXISTS {schema};",
-        "",
-        f"""\
-DO {QUOTE}
-BEGIN
-  IF to_regtype({pg_literal(domain)}) IS NULL THEN
-    CREATE DOMAIN {domain} AS text;
-  END IF;
-END
-{QUOTE};
-ALTER DOMAIN {domain} DROP CONSTRAINT IF EXISTS "state_names";
-ALTER DOMAIN {domain} ADD CONSTRAINT "state_names" CHECK (VALUE IN ({states}));
-COMMENT ON DOMAIN {domain} IS {comment};
-""",
+        "SET client_encoding = 'UTF8';",
+        "BEGIN;",
+        f"CREATE SCHEMA IF NOT EXISTS {ident(plan.schema)};",
+        _guard(plan, objects.domain.qualified),
+        _domain(objects, comment),
+        *(_function(function, comment) for function in objects.functions),
+        *(_trigger(trigger, comment) for trigger in objects.triggers),
+        "COMMIT;\n",
     ]
-    if lookup == "table":
-        table = qualified(plan.schema, fit_name(names.base, "_pairs"))
-        rows = ", ".join(
-            f"({pg_literal(a)}, {pg_literal(b)})" for a, bs in plan.declared.items() for b in bs
-        )
-        parts.append(
-            f"CREATE TABLE IF NOT EXISTS {table} "
-            "(from_state text, to_state text, PRIMARY KEY (from_state, to_state));\n"
-            f"DELETE FROM {table};\n" + (f"INSERT INTO {table} VALUES {rows};\n" if rows else "")
-        )
-    parts += [
-        _check_function(plan, check, lookup),
-        f"COMMENT ON FUNCTION {check}(text, text) IS {comment};\n",
-        _trigger_function(plan, trigger_function, check, lookup),
-        f"COMMENT ON FUNCTION {trigger_function}() IS {comment};\n",
-    ]
-    if plan.binding is not None:
-        parts.append(_triggers(plan, trigger_function, comment, lookup))
-    else:
+    if not objects.triggers:
+        trigger_function = objects.functions[1].qualified
         parts.append(
             "-- No binding (front matter `storage` or [tool.statedoc.sql.bindings]): attach the\n"
             "-- trigger function yourself, naming the column that holds the state:\n"
-            f"-- CREATE TRIGGER {comment_line(ident(fit_name('statedoc_' + names.base)))}\n"
+            f"-- CREATE TRIGGER {comment_line(ident(fit_name('statedoc_' + plan.names.base)))}\n"
             "--   BEFORE INSERT OR UPDATE ON my_table\n"
             f"--   FOR EACH ROW EXECUTE FUNCTION {comment_line(trigger_function)}('my_column');\n"
         )

@@ -12,14 +12,33 @@ from __future__ import annotations
 from generator.targets.sql.names import SqlError, ident, message_text, sqlite_literal
 from generator.targets.sql.plan import SqlPlan
 
+#: What each SQLite refusal says after ``statedoc: spec ID revision N``, by the SQLSTATE
+#: PostgreSQL raises for the same refusal (:func:`generator.testing.sql.rejection` reads them).
+PHRASES = {
+    "SDF01": "forbids",
+    "SDU01": "does not declare",
+    "SDS01": "rejects a new value that is not a state",
+    "SDS01 stored": "finds a stored value that is not a state",
+    "SDI01": "says a new row must start in one of:",
+}
+
 
 def _names(names: tuple[str, ...]) -> str:
     return ", ".join(sqlite_literal(n) for n in names)
 
 
-def _message(plan: SqlPlan, text: str) -> str:
-    spec = plan.spec
-    return sqlite_literal(message_text(f"statedoc: {spec.id} revision {spec.revision}: {text}"))
+def _message(plan: SqlPlan, text: str, why: str | None = None) -> str:
+    """``statedoc: spec ID revision N <text> on TABLE.COLUMN``. SQLite before 3.46 takes only
+    a literal in ``RAISE``, so a value that is not a state cannot be quoted back."""
+    spec, binding = plan.spec, plan.binding
+    assert binding is not None
+    where = f"{binding.table}.{binding.column}"
+    return sqlite_literal(
+        message_text(
+            f"statedoc: spec {spec.id} revision {spec.revision} {text} on {where}"
+            + ("" if why is None else f": {why}")
+        )
+    )
 
 
 def render_sqlite(plan: SqlPlan, header: str) -> str:
@@ -34,32 +53,27 @@ def render_sqlite(plan: SqlPlan, header: str) -> str:
     def unknown(value: str) -> str:
         return f"{value} IS NULL OR {value} NOT IN ({states})"
 
-    insert_raises = [
-        f"  SELECT RAISE(ABORT, {_message(plan, 'a new row holds a name that is not a state')})"
-        f"\n    WHERE {unknown(new)};",
-    ]
+    listing = ", ".join(map(repr, plan.states))
+    new_unknown = _message(plan, f"{PHRASES['SDS01']} ({listing})")
+    old_unknown = _message(plan, f"{PHRASES['SDS01 stored']} ({listing})")
+    insert_raises = [f"  SELECT RAISE(ABORT, {new_unknown})\n    WHERE {unknown(new)};"]
     initial = ", ".join(repr(n) for n in plan.insert_states) or "(none)"
-    insert_raises.append(
-        f"  SELECT RAISE(ABORT, {_message(plan, f'a new row must start in one of: {initial}')});"
-    )
+    not_initial = _message(plan, f"{PHRASES['SDI01']} {initial}")
+    insert_raises.append(f"  SELECT RAISE(ABORT, {not_initial});")
     allowed = _names(plan.insert_states)
     insert_when = f"{new} IS NULL OR {new} NOT IN ({allowed})" if allowed else "1"
     update_raises = [
-        f"  SELECT RAISE(ABORT, {_message(plan, 'the old or new value is not a state')})"
-        f"\n    WHERE {unknown(new)} OR {unknown(old)};"
+        f"  SELECT RAISE(ABORT, {new_unknown})\n    WHERE {unknown(new)};",
+        f"  SELECT RAISE(ABORT, {old_unknown})\n    WHERE {unknown(old)};",
     ]
     for a in plan.states:
         for b in plan.states:
             if a == b or b in plan.declared.get(a, ()):
                 continue
             why = plan.forbidden.get((a, b))
-            text = (
-                f"forbids {a!r} -> {b!r}: {why}"
-                if why is not None
-                else f"does not declare {a!r} -> {b!r}"
-            )
+            verb = PHRASES["SDU01" if why is None else "SDF01"]
             update_raises.append(
-                f"  SELECT RAISE(ABORT, {_message(plan, text)})\n"
+                f"  SELECT RAISE(ABORT, {_message(plan, f'{verb} {a!r} -> {b!r}', why)})\n"
                 f"    WHERE {old} = {sqlite_literal(a)} AND {new} = {sqlite_literal(b)};"
             )
     declared = " OR ".join(

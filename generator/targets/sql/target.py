@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from generator.targets import base_path, document_sha256, source_path
 from generator.targets.sql.names import SqlError, comment_line
 from generator.targets.sql.plan import SqlPlan, build_plan
-from generator.targets.sql.postgresql import Lookup, render_postgresql
+from generator.targets.sql.postgresql import render_postgresql
 from generator.targets.sql.sqlite import render_sqlite
 from generator.templating import has_header, header_line
 
@@ -49,14 +49,13 @@ class SqlTarget:
     """Generates database enforcement of each spec (see the package docstring)."""
 
     name: str = "sql"
-    lookup: Lookup = "case"
 
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
         """Raises :class:`SqlError` when the spec cannot be written as SQL."""
         plan = plan_for(document, settings.sql, source_path(document, settings))
         top = header(plan)
         base = base_path(document)
-        out = {f"{base}.postgresql.sql": render_postgresql(plan, top, self.lookup).encode()}
+        out = {f"{base}.postgresql.sql": render_postgresql(plan, top).encode()}
         if plan.binding is not None:
             out[f"{base}.sqlite.sql"] = render_sqlite(plan, top).encode()
         return out
