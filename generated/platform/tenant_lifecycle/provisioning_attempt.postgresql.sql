@@ -7,7 +7,6 @@
 
 SET client_encoding = 'UTF8';
 BEGIN;
-CREATE SCHEMA IF NOT EXISTS "statedoc";
 DO $statedoc$
 DECLARE
   installed pg_catalog.text[];
@@ -15,6 +14,9 @@ DECLARE
   type_id pg_catalog.oid;
   base_id pg_catalog.oid;
 BEGIN
+  IF pg_catalog.to_regnamespace(E'"statedoc"') IS NULL THEN
+    CREATE SCHEMA "statedoc";  -- in here: CREATE SCHEMA IF NOT EXISTS needs CREATE
+  END IF;                                -- on the database even when the schema exists
   IF NOT (SELECT pg_catalog.pg_has_role(n.nspowner, 'MEMBER') FROM pg_catalog.pg_namespace n
           WHERE n.nspname OPERATOR(pg_catalog.=) E'statedoc') THEN
     RAISE EXCEPTION USING ERRCODE = 'SDT01',

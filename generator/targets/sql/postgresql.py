@@ -130,6 +130,9 @@ DECLARE
   type_id pg_catalog.oid;
   base_id pg_catalog.oid;
 BEGIN
+  IF pg_catalog.to_regnamespace({pg_literal(ident(plan.schema))}) IS NULL THEN
+    CREATE SCHEMA {ident(plan.schema)};  -- in here: CREATE SCHEMA IF NOT EXISTS needs CREATE
+  END IF;                                -- on the database even when the schema exists
   IF NOT (SELECT pg_catalog.pg_has_role(n.nspowner, 'MEMBER') FROM pg_catalog.pg_namespace n
           WHERE n.nspname OPERATOR(pg_catalog.=) {pg_literal(plan.schema)}) THEN
     {foreign_schema}
@@ -213,7 +216,6 @@ def render_postgresql(plan: SqlPlan, header: str) -> str:
         "",
         "SET client_encoding = 'UTF8';",
         "BEGIN;",
-        f"CREATE SCHEMA IF NOT EXISTS {ident(plan.schema)};",
         _guard(plan, objects.domain.qualified),
         _domain(objects, comment),
         *(_function(function, comment) for function in objects.functions),

@@ -1,0 +1,189 @@
+"""Applying a ``.postgresql.sql`` file where it would do harm is refused and changes nothing.
+
+On a real server, with the real ``psql`` where the claim is about ``psql -f``: a missing table
+or column, a relation that is not a table, a schema owned by a role the applier is not a member
+of (``SDT01``), and an older revision over a newer one (``SDR01``, unless the session sets
+``statedoc.allow_downgrade``). The file is one transaction, so even plain ``psql -f`` (which
+goes on after an error) leaves the catalog exactly as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql as pgsql
+
+from generator.testing.pgserver import find_bindir
+
+from .sql_support import Case, bound_config, cases, lint_document
+
+CATALOG = """
+SELECT 'proc', p.oid::regprocedure::text, p.prosrc || coalesce(p.proconfig::text, '')
+  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'statedoc'
+UNION ALL SELECT 'type', t.oid::regtype::text, coalesce(obj_description(t.oid, 'pg_type'), '')
+  FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'statedoc'
+UNION ALL SELECT 'constraint', c.conname, pg_get_constraintdef(c.oid)
+  FROM pg_constraint c JOIN pg_type t ON t.oid = c.contypid
+  JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'statedoc'
+UNION ALL SELECT 'trigger', g.tgname, pg_get_triggerdef(g.oid) || coalesce(
+    obj_description(g.oid, 'pg_trigger'), '') FROM pg_trigger g WHERE NOT g.tgisinternal
+UNION ALL SELECT 'schema', nspname, nspowner::regrole::text FROM pg_namespace
+ORDER BY 1, 2
+"""
+
+
+def snapshot(pg: Any) -> list[tuple[str, str, str]]:
+    return [tuple(row) for row in pg.execute(CATALOG).fetchall()]
+
+
+def door(tmp_path: Path, revision: int, states: list[str]) -> Case:
+    from targets.test_generate_support import spec_text
+
+    path = tmp_path / f"door{revision}.md"
+    transitions = [{"from": "closed", "to": s, "trigger": "t"} for s in states if s != "closed"]
+    path.write_text(spec_text(states, transitions, revision=revision), encoding="utf-8")
+    document = lint_document(path, "specs/door.md")
+    return cases([document], bound_config([document]), tmp_path / f"m{revision}")[0]
+
+
+def psql(dsn: str, file: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Plain ``psql -X -f FILE``: no ON_ERROR_STOP, the worst case (it goes on after errors)."""
+    bindir = find_bindir()
+    assert bindir is not None and (bindir / "psql").is_file()
+    return subprocess.run(
+        [str(bindir / "psql"), "-X", "-d", dsn, "-f", str(file)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        check=False,
+    )
+
+
+def dsn_of(pg: Any) -> str:
+    info = pg.info
+    return f"host={info.host} port={info.port} user={info.user} dbname={info.dbname}"
+
+
+def refused(pg: Any, text: str) -> psycopg.Error:
+    with pytest.raises(psycopg.Error) as caught:
+        pg.execute(text)
+    pg.execute("ROLLBACK")  # the file's own transaction is left aborted
+    return caught.value
+
+
+def test_a_missing_table_is_refused_before_anything_changes(pg: Any, tmp_path: Path) -> None:
+    case = door(tmp_path, 1, ["closed", "open"])
+    before = snapshot(pg)
+    error = refused(pg, case.postgresql)
+    assert error.sqlstate == "SDT01"
+    assert 'the table "t0" does not exist' in str(error)
+    assert "create the table first" in (error.diag.message_hint or "")
+    assert snapshot(pg) == before  # not even the schema
+
+
+@pytest.mark.parametrize(
+    ("create", "words"),
+    [
+        ("CREATE TABLE t0 (id int PRIMARY KEY, status text)", 'has no column "state"'),
+        ("CREATE TABLE t0 (id int PRIMARY KEY)", 'has no column "state"'),
+        ("CREATE VIEW t0 AS SELECT 1 AS id, 'closed'::text AS state", "is not a table"),
+        ("CREATE TABLE t0 (id int PRIMARY KEY, state char(12))", "is character(n)"),
+        (
+            "CREATE DOMAIN padded AS char(12); CREATE TABLE t0 (id int, state padded)",
+            "is character(n)",
+        ),
+    ],
+)
+def test_a_binding_that_cannot_be_guarded_is_refused(
+    pg: Any, tmp_path: Path, create: str, words: str
+) -> None:
+    case = door(tmp_path, 1, ["closed", "open"])
+    pg.execute(create)
+    before = snapshot(pg)
+    error = refused(pg, case.postgresql)
+    assert error.sqlstate == "SDT01", error
+    assert words in str(error)
+    assert snapshot(pg) == before
+
+
+def test_an_older_revision_over_a_newer_one_changes_nothing(pg: Any, tmp_path: Path) -> None:
+    one = door(tmp_path, 1, ["closed", "open"])
+    two = door(tmp_path, 2, ["closed", "open", "locked"])
+    pg.execute("CREATE TABLE t0 (id int PRIMARY KEY, state text)")
+    pg.execute(two.postgresql)
+    installed = snapshot(pg)
+    file = tmp_path / "one.sql"
+    file.write_text(one.postgresql, encoding="utf-8")
+    done = psql(dsn_of(pg), file)
+    assert "the database holds spec STATE-TST-GEN-001 revision 2" in done.stderr, done.stderr
+    assert snapshot(pg) == installed  # plain psql -f went on, and nothing changed
+    pg.execute("INSERT INTO t0 VALUES (1, 'closed')")
+    pg.execute("UPDATE t0 SET state = 'locked' WHERE id = 1")  # revision 2 still enforces
+
+    done = psql(dsn_of(pg), file, PGOPTIONS="-c statedoc.allow_downgrade=on")
+    assert "ERROR" not in done.stderr, done.stderr
+    comment = pg.execute(
+        "SELECT obj_description('statedoc.door_state'::regtype, 'pg_type')"
+    ).fetchone()[0]
+    assert comment.startswith("statedoc spec=STATE-TST-GEN-001 revision=1 ")
+
+
+def test_the_same_or_a_newer_revision_applies(pg: Any, tmp_path: Path) -> None:
+    one = door(tmp_path, 1, ["closed", "open"])
+    two = door(tmp_path, 2, ["closed", "open", "locked"])
+    pg.execute("CREATE TABLE t0 (id int PRIMARY KEY, state text)")
+    for text in (one.postgresql, one.postgresql, two.postgresql, two.postgresql):
+        pg.execute(text)
+    comment = pg.execute(
+        "SELECT obj_description('statedoc.door_state'::regtype, 'pg_type')"
+    ).fetchone()[0]
+    assert comment.startswith("statedoc spec=STATE-TST-GEN-001 revision=2 ")
+
+
+def test_another_specs_objects_under_the_same_names_are_not_replaced(
+    pg: Any, tmp_path: Path
+) -> None:
+    case = door(tmp_path, 1, ["closed", "open"])
+    pg.execute("CREATE TABLE t0 (id int PRIMARY KEY, state text)")
+    pg.execute(case.postgresql.replace("STATE-TST-GEN-001", "STATE-TST-GEN-999"))
+    before = snapshot(pg)
+    error = refused(pg, case.postgresql)
+    assert error.sqlstate == "SDR01"
+    assert "holds spec STATE-TST-GEN-999 revision 1" in str(error)
+    assert snapshot(pg) == before
+
+
+def test_a_schema_owned_by_another_role_is_refused(pg: Any, tmp_path: Path) -> None:
+    """Whoever owns the schema can drop the guard's functions: the applier must be that role
+    (or a member of it), not a writer who created the schema first."""
+    case = door(tmp_path, 1, ["closed", "open"])
+    name, applier = f"owner_{pg.info.dbname}", f"applier_{pg.info.dbname}"
+    pg.execute(pgsql.SQL("CREATE ROLE {}").format(pgsql.Identifier(name)))
+    pg.execute(pgsql.SQL("CREATE ROLE {}").format(pgsql.Identifier(applier)))
+    try:
+        pg.execute("CREATE TABLE t0 (id int PRIMARY KEY, state text)")
+        pg.execute(
+            pgsql.SQL("CREATE SCHEMA statedoc AUTHORIZATION {}").format(pgsql.Identifier(name))
+        )
+        pg.execute(pgsql.SQL("GRANT ALL ON SCHEMA statedoc TO {}").format(pgsql.Identifier(name)))
+        pg.execute(
+            pgsql.SQL("GRANT CREATE ON SCHEMA statedoc TO {}").format(pgsql.Identifier(applier))
+        )
+        pg.execute(pgsql.SQL("ALTER TABLE t0 OWNER TO {}").format(pgsql.Identifier(applier)))
+        pg.execute(pgsql.SQL("SET ROLE {}").format(pgsql.Identifier(applier)))
+        before = snapshot(pg)
+        error = refused(pg, case.postgresql)
+        assert error.sqlstate == "SDT01", error
+        assert "is owned by a role you are not a member of" in str(error)
+        pg.execute("RESET ROLE")
+        assert snapshot(pg) == before
+    finally:
+        pg.execute("RESET ROLE")
+        roles = pgsql.SQL(", ").join([pgsql.Identifier(name), pgsql.Identifier(applier)])
+        pg.execute(pgsql.SQL("DROP OWNED BY {}").format(roles))
+        pg.execute(pgsql.SQL("DROP ROLE {}").format(roles))
