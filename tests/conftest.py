@@ -28,7 +28,7 @@ os.environ["STATEDOC_SELF_CHECK"] = "1"
 
 import pytest
 from hypothesis import Phase, settings
-from postgres_fixtures import pg, pg_dsn  # noqa: F401 - one server for every folder
+from postgres_fixtures import pg, pg_contrib, pg_contrib_dsn, pg_dsn  # noqa: F401 - one of each
 from profiles import PROFILE, THOROUGH
 
 settings.register_profile("default", max_examples=50, deadline=None, print_blob=True)
