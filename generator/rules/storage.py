@@ -1,8 +1,8 @@
 """SD12x: the database binding of a spec (front matter ``storage``) and the SQL target.
 
 SD120 is a document check. SD121 and SD122 look at the documents a ``sql`` generation run
-covers (:func:`generator.targets.sql.findings.target_findings`); SD123 and SD124 are what
-``statedoc db check`` reports about a live database.
+covers (:func:`generator.targets.sql.findings.target_findings`); SD123 to SD129 are what
+``statedoc db check`` reports about a live database (:mod:`generator.targets.sql.verify`).
 """
 
 from __future__ import annotations
@@ -92,8 +92,64 @@ _target_rule(
     "SD124",
     "db-object-stale",
     "`db check`: a generated object in the database carries another SHA-256 than the spec",
-    "The database enforces an older (or newer) revision of the spec than the repository holds: "
-    "apply the generated SQL as a migration.",
+    "The database enforces an older revision of the spec than the repository holds (or objects "
+    "whose comment names another document, or none): apply the generated SQL as a migration. "
+    "A newer revision is SD128.",
     f"{_BOUND}\n(the database's check function comes from the spec's previous revision)\n",
+    scope="database",
+)
+_target_rule(
+    "SD125",
+    "db-trigger-not-firing",
+    "`db check`: a generated trigger is disabled, fires only for replication, or does not fire "
+    "as generated (BEFORE ROW, the event and column, the function, the WHEN condition)",
+    "A trigger that exists but does not fire enforces nothing: `ALTER TABLE ... DISABLE TRIGGER`, "
+    "`ENABLE REPLICA TRIGGER` or a trigger recreated AFTER, on another column or with another "
+    "WHEN lets writes through while the trigger and its comment are still there.",
+    f"{_BOUND}\n(ALTER TABLE doors DISABLE TRIGGER statedoc_door_update)\n",
+    scope="database",
+)
+_target_rule(
+    "SD126",
+    "db-definition-differs",
+    "`db check`: a generated function or domain in the database is not defined as the "
+    "repository generates it, whatever its comment says",
+    "`CREATE OR REPLACE FUNCTION` keeps the old COMMENT: a check function whose body just "
+    "returns, or that lost its `SET search_path`, still looks installed. Bodies, settings, "
+    "volatility and the domain's constraint are compared with the generated ones.",
+    f"{_BOUND}\n(the check function was replaced by BEGIN RETURN; END)\n",
+    scope="database",
+)
+_target_rule(
+    "SD127",
+    "db-object-unknown",
+    "`db check`: an object in statedoc's schema, or carrying a statedoc comment, that no spec "
+    "of the repository generates",
+    "Objects of a deleted or renamed spec, or of a spec the repository never had, keep "
+    "enforcing (or pretending to enforce) a lifecycle nobody reviews; like a left-over "
+    "generated file (SD403), they are reported. Checked only without PATHs.",
+    f"{_BOUND}\n(the database also holds statedoc.window_check() of a spec deleted since)\n",
+    scope="database",
+)
+_target_rule(
+    "SD128",
+    "db-revision-newer",
+    "`db check`: the database holds a newer revision of a spec than the repository",
+    "The database was migrated from a branch or release the repository does not have yet; "
+    "applying this repository's file would go back a revision (the file refuses unless "
+    "`statedoc.allow_downgrade` is on).",
+    f"{_BOUND}\n(the database's objects say revision 3, the spec says revision 2)\n",
+    scope="database",
+)
+_target_rule(
+    "SD129",
+    "db-unverified",
+    "`db check`: part of an installed object could not be compared with the generated one",
+    "Trigger conditions and domain constraints are compared by having the server parse the "
+    "generated text into temporary objects in a rolled-back transaction. A role that may not "
+    "create temporary objects, or a read-only standby, cannot: the check says so instead of "
+    "passing in silence. Grant TEMPORARY on the database, or run the check on the primary.",
+    f"{_BOUND}\n(REVOKE TEMPORARY ON DATABASE app FROM checker)\n",
+    severity=Severity.WARNING,
     scope="database",
 )

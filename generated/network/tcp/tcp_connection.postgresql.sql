@@ -69,6 +69,21 @@ BEGIN
       MESSAGE = E'statedoc: spec STATE-NET-TCP-001 revision 1: the column "state" of "tcp_connections" is character(n), which pads values with blanks, so what it stores is not the state name',
       HINT = E'use text or varchar (or the generated domain) for the state column';
   END IF;
+  IF EXISTS (  -- a column in a partition key depends on its table (PostgreSQL's own record)
+    SELECT FROM pg_catalog.pg_partition_tree(relation) tree
+      JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) tree.relid
+       AND a.attname OPERATOR(pg_catalog.=) E'state'
+      JOIN pg_catalog.pg_depend d
+        ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objid OPERATOR(pg_catalog.=) tree.relid
+       AND d.objsubid OPERATOR(pg_catalog.=) a.attnum
+       AND d.refobjid OPERATOR(pg_catalog.=) tree.relid
+       AND d.refobjsubid OPERATOR(pg_catalog.=) 0
+       AND d.deptype OPERATOR(pg_catalog.=) 'i') THEN
+    RAISE EXCEPTION USING ERRCODE = 'SDT01',
+      MESSAGE = E'statedoc: spec STATE-NET-TCP-001 revision 1: "tcp_connections" is partitioned by "state": a row that changes state moves to another partition as an INSERT there, which no trigger can tell from a new row',
+      HINT = E'partition the table by another column';
+  END IF;
 END
 $statedoc$;
 

@@ -1,9 +1,21 @@
-"""``statedoc db check --dsn URL [PATH...]``: is the database enforcing the current specs?
+"""``statedoc db check --dsn URL [PATH...]``: does the database enforce the current specs?
 
-Lists every object the SQL target generated that the database holds, and reports SD123 for
-an object of a current spec that is missing and SD124 for one that carries another SHA-256
-(the database runs another revision of the spec). Exit 0 when everything matches, 1 on any
-such finding (or a lint error), 2 when the database cannot be reached or psycopg is missing
+Compares what the database really holds (the catalog: function bodies and settings, trigger
+events, state and conditions, the domain's constraint) with what the repository generates,
+not the objects' comments alone (:mod:`generator.targets.sql.verify` lists every check).
+Findings: SD123 missing, SD124 stale (another revision or document), SD125 a trigger that is
+disabled or does not fire as generated, SD126 a definition that differs, SD127 an object no
+spec of the repository generates (only without PATHs, like SD403), SD128 a newer revision in
+the database, SD129 (warning) something that could not be verified. Each object it finds is
+listed (``installed: ...``) with its verdict.
+
+The check connects read-only (``default_transaction_read_only``, a ``READ ONLY`` snapshot);
+only the probe that has the server parse the generated conditions writes, to temporary
+objects, in a transaction that is always rolled back. Every statement has a timeout
+(``--timeout``, default 30 seconds).
+
+Exit 0 when everything matches (warnings allowed), 1 on any error finding (or a lint error),
+2 when the database cannot be reached or fails during the check, or psycopg is missing
 (``pip install 'statedoc[postgres]'``).
 """
 
@@ -11,20 +23,45 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.output import emit
 from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from generator.config import Config
+    from generator.lint.files import LintRun
+    from generator.model.document import Document
+    from generator.targets.sql.verify import Expected, Problem
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 < s <= 86400)")
+    return value
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser("db", help="compare a database with the generated SQL")
     actions = parser.add_subparsers(dest="db_command", metavar="ACTION", required=True)
     check = actions.add_parser(
-        "check", parents=[common], help="list installed objects; fail when missing or stale"
+        "check",
+        parents=[common],
+        help="verify the installed objects; fail when missing, stale, tampered or unknown",
     )
     check.add_argument("--dsn", required=True, help="PostgreSQL connection string or URL")
+    check.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="statement and lock timeout of every query (default: 30)",
+    )
     check.add_argument(
         "paths", nargs="*", metavar="PATH", help="files or folders (default: configured specs)"
     )
@@ -32,12 +69,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from generator.cli.commands.lintrun import lint_specs
-    from generator.config import load_config
-    from generator.targets import source_path
-    from generator.targets.sql.findings import finding_at
-    from generator.targets.sql.names import SqlError
-    from generator.targets.sql.target import plan_for
+    from generator import pipeline
+    from generator.cli.commands.lintrun import workspace_for
 
     try:
         import psycopg
@@ -47,59 +80,117 @@ def run_check(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    config = load_config()
-    lint_run, files = lint_specs(args)
+    workspace = workspace_for(args)
+    lint_run = pipeline.lint(workspace, keep_documents=True)
+    config = workspace.config
     findings = list(lint_run.findings)
+    specs, documents, known_ids = _expected(lint_run, config)
+    complete = all(result.document is not None for result in lint_run.results)
     try:
         connection = psycopg.connect(args.dsn, autocommit=True, connect_timeout=10)
     except psycopg.Error as exc:
         print(f"statedoc: error: cannot reach the database: {exc}".rstrip(), file=sys.stderr)
         return EXIT_USAGE
-    from generator.targets.sql.installed import compare, installed_objects
+    from generator.targets.sql.check import check_database
 
-    with connection:
-        listing = installed_objects(connection)
-        for result in lint_run.results:
-            document = result.document
-            if document is None or not lint_run.clean(result.path):
-                continue
-            try:
-                plan = plan_for(document, config.sql, source_path(document, config))
-            except SqlError:
-                continue  # generate reports it; there is nothing installed to compare
-            for problem, item, sha in compare(connection, plan):
-                if problem == "missing":
-                    findings.append(
-                        finding_at(
-                            document,
-                            "SD123",
-                            ("id",),
-                            f"{plan.spec.id}: the {item.kind} {item.label} is not installed: "
-                            "apply the generated .postgresql.sql",
-                        )
-                    )
-                else:
-                    findings.append(
-                        finding_at(
-                            document,
-                            "SD124",
-                            ("id",),
-                            f"{plan.spec.id}: the {item.kind} {item.label} was generated from "
-                            f"sha256 {sha or 'unknown'}, the spec now has {plan.sha256}: apply "
-                            "the generated .postgresql.sql",
-                        )
-                    )
+    try:
+        with connection:
+            where = _database_label(connection)
+            report = check_database(
+                connection,
+                specs,
+                config.sql.schema,
+                sweep=workspace.whole and complete,
+                known_ids=known_ids,
+                timeout=args.timeout,
+            )
+    except psycopg.Error as exc:
+        print(f"statedoc: error: the database check failed: {exc}".rstrip(), file=sys.stderr)
+        return EXIT_USAGE
+    # Not subject to select/ignore: a selection written for lint must not hide a tampered
+    # database.
+    findings += [_finding(problem, documents, config, where) for problem in report.problems]
     if not args.quiet:
         stream = sys.stdout if args.format == "text" and not args.output else sys.stderr
-        for obj in listing:
-            print(
-                f"installed: {obj.kind} {obj.name} ({obj.spec_id} revision {obj.revision}, "
-                f"sha256 {obj.sha256[:12]})",
-                file=stream,
-            )
+        for entry in sorted(report.entries, key=lambda e: (e.kind, e.name)):
+            print(entry.line(), file=stream)
     findings.sort(key=Finding.sort_key)
-    emit(args, findings, [f.display for f in files])
+    emit(args, findings, [f.display for f in workspace.files])
     if lint_run.internal_error:
         return EXIT_USAGE
     errors = any(f.severity is Severity.ERROR for f in findings)
     return EXIT_FINDINGS if errors else EXIT_OK
+
+
+def _expected(
+    lint_run: LintRun, config: Config
+) -> tuple[list[Expected], dict[str, Document], set[str]]:
+    """What each clean document generates, its document by spec id, and every spec id the
+    run read (a document with errors is not judged, and its objects are not "unknown")."""
+    from generator.targets import source_path
+    from generator.targets.sql.names import SqlError
+    from generator.targets.sql.pg_functions import pg_objects
+    from generator.targets.sql.target import plan_for
+    from generator.targets.sql.verify import Expected
+
+    specs: list[Expected] = []
+    documents: dict[str, Document] = {}
+    known: set[str] = set()
+    for result in lint_run.results:
+        document = result.document
+        if document is None:
+            continue
+        known.add(document.spec.id)
+        if not lint_run.clean(result.path) or document.spec.id in documents:
+            continue
+        try:
+            plan = plan_for(document, config.sql, source_path(document, config))
+            objects = pg_objects(plan)
+        except SqlError:
+            continue  # generate reports it; there is nothing installed to compare
+        documents[document.spec.id] = document
+        specs.append(Expected(plan, objects))
+    return specs, documents, known
+
+
+def _finding(
+    problem: Problem, documents: dict[str, Document], config: Config, database: str
+) -> Finding:
+    """At the spec's id line; an object no spec generates points at the configuration that
+    names statedoc's schema (``[tool.statedoc.sql]``), else at the database itself."""
+    from generator.rules import finding
+    from generator.targets.sql.findings import finding_at
+
+    document = documents.get(problem.spec_id or "")
+    if document is not None:
+        return finding_at(document, problem.code, ("id",), problem.message)
+    if config.source is None:
+        return finding(problem.code, database, (1, 1, 1, 1), problem.message)
+    from generator.output.paths import display
+
+    line, length = _table_line(config.source.read_text(encoding="utf-8", errors="replace"))
+    return finding(
+        problem.code, display(config.source), (line, 1, line, length + 1), problem.message
+    )
+
+
+def _table_line(text: str) -> tuple[int, int]:
+    """The line (and its length) of ``[tool.statedoc.sql]``, else of its first sub-table
+    (``[tool.statedoc.sql.bindings]``), else of ``[tool.statedoc]``, else the first line."""
+    import re
+
+    lines = text.splitlines()
+    table = r"\s*\[\s*tool\s*\.\s*statedoc\s*"
+    for pattern in (rf"{table}\.\s*sql\s*\]", rf"{table}\.\s*sql\s*\.", rf"{table}\]"):
+        for number, line in enumerate(lines, start=1):
+            if re.match(pattern, line):
+                return number, len(line.rstrip())
+    return 1, len(lines[0]) if lines else 0
+
+
+def _database_label(connection: Any) -> str:
+    """``postgresql://host:port/dbname`` of the connection, without user or password."""
+    from urllib.parse import quote
+
+    info = connection.info
+    return f"postgresql://{quote(str(info.host), safe='')}:{info.port}/{quote(str(info.dbname))}"

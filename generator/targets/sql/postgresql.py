@@ -82,6 +82,12 @@ def _binding_checks(plan: SqlPlan) -> str:
         "values with blanks, so what it stores is not the state name",
         "use text or varchar (or the generated domain) for the state column",
     )
+    partitioned = _refuse(
+        SQLSTATE_NOT_READY,
+        f"{about}: {table} is partitioned by {ident(binding.column)}: a row that changes state "
+        "moves to another partition as an INSERT there, which no trigger can tell from a new row",
+        "partition the table by another column",
+    )
     return f"""
   relation := pg_catalog.to_regclass({pg_literal(table)});
   IF relation IS NULL THEN
@@ -107,6 +113,19 @@ def _binding_checks(plan: SqlPlan) -> str:
   END LOOP;
   IF type_id OPERATOR(pg_catalog.=) 'pg_catalog.bpchar'::pg_catalog.regtype THEN
     {padded}
+  END IF;
+  IF EXISTS (  -- a column in a partition key depends on its table (PostgreSQL's own record)
+    SELECT FROM pg_catalog.pg_partition_tree(relation) tree
+      JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) tree.relid
+       AND a.attname OPERATOR(pg_catalog.=) {pg_literal(binding.column)}
+      JOIN pg_catalog.pg_depend d
+        ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objid OPERATOR(pg_catalog.=) tree.relid
+       AND d.objsubid OPERATOR(pg_catalog.=) a.attnum
+       AND d.refobjid OPERATOR(pg_catalog.=) tree.relid
+       AND d.refobjsubid OPERATOR(pg_catalog.=) 0
+       AND d.deptype OPERATOR(pg_catalog.=) 'i') THEN
+    {partitioned}
   END IF;"""
 
 
