@@ -11,7 +11,8 @@ CI config must not silently lint nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,9 @@ KNOWN_KEYS = {
     "sql",
     "targets",
 }
+#: ``[tool.statedoc.sql]`` and each of its ``bindings``.
+SQL_KEYS = {"schema", "bindings", "insert_must_be_initial"}
+BINDING_KEYS = {"table", "column", "schema"}
 
 
 #: What a config without ``targets`` generates (``generator.targets`` says the same; a test
@@ -110,7 +114,7 @@ def find_pyproject(start: Path) -> Path | None:
     """The nearest ``pyproject.toml`` with a ``[tool.statedoc]`` table, walking up."""
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
+        if os.path.isfile(candidate):  # os.path: False, not an error, for too long a path
             try:
                 data = _toml(candidate)
             except (OSError, UnicodeDecodeError, ValueError) as exc:  # TOMLDecodeError too
@@ -122,7 +126,7 @@ def find_pyproject(start: Path) -> Path | None:
 
 def _start(path: Path) -> Path:
     """The folder a path's config is looked up from (a file's or a missing path's parent)."""
-    return path if path.is_dir() else path.parent
+    return path if os.path.isdir(path) else path.parent
 
 
 def load_config_for(paths: Sequence[str], cwd: Path | None = None) -> Config:
@@ -131,7 +135,7 @@ def load_config_for(paths: Sequence[str], cwd: Path | None = None) -> Config:
     found: dict[Path, str] = {}
     for raw in paths:
         start = _start(cwd / raw)
-        pyproject = find_pyproject(start.resolve() if start.exists() else start.absolute())
+        pyproject = find_pyproject(start.resolve() if os.path.exists(start) else start.absolute())
         if pyproject is not None:
             found.setdefault(pyproject, raw)
     if len(found) > 1:
@@ -143,6 +147,22 @@ def load_config_for(paths: Sequence[str], cwd: Path | None = None) -> Config:
         (pyproject,) = found
         return load_config(pyproject.parent)
     return load_config(cwd)
+
+
+def _known_keys(table: Mapping[str, Any], known: Collection[str], where: str) -> None:
+    """Refuse keys ``where`` does not know, each with the "did you mean" that state names
+    get (a typo in CI config must say what was meant, not only list every key)."""
+    unknown = sorted(set(table) - set(known))
+    if not unknown:
+        return
+    from generator.rules.suggest import did_you_mean  # only on the error path
+
+    choices = sorted(known)
+    named = []
+    for key in unknown:
+        hint = did_you_mean(key, choices)
+        named.append(f"{key} ({hint.removeprefix('; ')})" if hint else key)
+    raise ConfigError(f"{where}: unknown key(s) {', '.join(named)}; known: {', '.join(choices)}")
 
 
 def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -173,12 +193,7 @@ def _sql(table: object, where: str) -> SqlSettings:
     """``[tool.statedoc.sql]``; every name is checked here, so the target can trust them."""
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")
-    unknown = sorted(set(table) - {"schema", "bindings", "insert_must_be_initial"})
-    if unknown:
-        raise ConfigError(
-            f"{where}: unknown key(s) {', '.join(unknown)}; "
-            "known: bindings, insert_must_be_initial, schema"
-        )
+    _known_keys(table, SQL_KEYS, where)
     initial = table.get("insert_must_be_initial", True)
     if not isinstance(initial, bool):
         raise ConfigError(f"{where}: insert_must_be_initial must be true or false")
@@ -188,16 +203,10 @@ def _sql(table: object, where: str) -> SqlSettings:
     bindings: dict[str, SqlBinding] = {}
     for spec_id, item in raw.items():
         at = f"{where} bindings.{spec_id}"
-        if (
-            not isinstance(item, dict)
-            or not {"table", "column"} <= set(item)
-            or set(item)
-            - {
-                "table",
-                "column",
-                "schema",
-            }
-        ):
+        if not isinstance(item, dict):
+            raise ConfigError(f"{at} must be {{table = ..., column = ..., schema = ...?}}")
+        _known_keys(item, BINDING_KEYS, at)
+        if not {"table", "column"} <= set(item):
             raise ConfigError(f"{at} must be {{table = ..., column = ..., schema = ...?}}")
         schema = item.get("schema")
         bindings[spec_id] = SqlBinding(
@@ -237,11 +246,7 @@ def load_config(start: Path | None = None) -> Config:
     where = f"{pyproject} [tool.statedoc]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")
-    unknown = sorted(set(table) - KNOWN_KEYS)
-    if unknown:
-        raise ConfigError(
-            f"{where}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_KEYS))}"
-        )
+    _known_keys(table, KNOWN_KEYS, where)
     out = table.get("out", "generated")
     if not isinstance(out, str):
         raise ConfigError(f"{where}: out must be a string")

@@ -8,6 +8,7 @@ A command builds :class:`Options` from its arguments (typed values, never an
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -68,7 +69,7 @@ class Workspace:
         workspace = cls(config, options)
         workspace.settings = settings_for(config, options.select, options.ignore)
         workspace.files = discover(paths, config, cwd=cwd)
-        if not workspace.files and not (paths and all(Path(p).is_file() for p in paths)):
+        if not workspace.files and not (paths and all(os.path.isfile(p) for p in paths)):
             where = ", ".join(str(p) for p in (paths or config.specs))
             raise ConfigError(f"no spec documents (*.md) found in {where}")
         return workspace

@@ -20,7 +20,7 @@ from generator.diffing.changes import MODEL_KEYS
 from generator.diffing.matching import Version
 from generator.findings import Severity
 from generator.lint.document import FileResult, lint_bytes
-from generator.load.discover import SKIP_DIRS, SpecFile, excluded
+from generator.load.discover import SKIP_DIRS, SpecFile, excluded, folder_readme
 from generator.load.source import read_bounded
 
 _GIT = ("git", "-c", "core.quotepath=off", "--literal-pathspecs", "--no-pager")
@@ -222,6 +222,7 @@ def ref_versions(
     so are paths that the configuration excludes.
     """
     scope_roots = None if scope is None else sorted(set(scope))
+    roots = sorted(set(roots))
     cwd = Path.cwd().resolve()
     blobs = []
     for blob in list_specs(top, commit, roots):
@@ -229,6 +230,11 @@ def ref_versions(
         if relative is None or not excluded(relative, config.exclude):
             blobs.append(blob)
     contents = read_blobs(top, blobs)
+    blobs = [  # as a walk of the working tree does: a folder's README is no spec
+        b
+        for b in blobs
+        if b.path in roots or not folder_readme(PurePosixPath(b.path).name, contents[b.oid])
+    ]
     found = []
     for blob in blobs:
         in_scope = scope_roots is None or any(

@@ -269,7 +269,7 @@ class RenderCache:
         self._base = os.fspath(self.folder)
         self.salt = code_fingerprint()
         self.keyed = _Keyed(self.folder.parent)
-        self._project = (root / "pyproject.toml").is_file()
+        self._project = os.path.isfile(root / "pyproject.toml")
         self._read: dict[str, Rendered | None] = {}  # the diagram and generate steps share
 
     def _path(self, key: str) -> Path:

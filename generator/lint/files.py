@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -112,6 +112,26 @@ def _unsuppressed(findings: list[Finding], suppressions: Suppressions | None) ->
     if not findings or suppressions is None or not suppressions.lines:
         return findings
     return [f for f in findings if f.code == "SD000" or not suppressions.ignores(f.line, f.code)]
+
+
+def shown(
+    findings: Sequence[Finding],
+    selection: Selection,
+    relative: Mapping[str, str],
+    suppressions: Mapping[str, Suppressions | None],
+) -> list[Finding]:
+    """The findings a run reports out of ``findings`` raised after lint (a target's SD121/
+    SD122): what lint's own findings go through, ``select``/``ignore`` and ``per-file-ignores``
+    by each file's config-relative path (``relative``, by display path) and inline ignores
+    (``suppressions``, by display path), so a code is silenced the same way wherever it is
+    raised."""
+    kept = []
+    for finding in findings:
+        if not selection.enabled(finding.code, relative.get(finding.path, "")):
+            continue
+        if _unsuppressed([finding], suppressions.get(finding.path)):
+            kept.append(finding)
+    return kept
 
 
 def _unreadable(spec: SpecFile, exc: OSError) -> FileResult:

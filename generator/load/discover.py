@@ -1,9 +1,17 @@
-"""Find the spec documents a command works on: explicit files, or ``*.md`` under folders."""
+"""Find the spec documents a command works on: explicit files, or ``*.md`` under folders.
+
+A folder's ``README.md`` (any case) that does not start with ``---`` is the folder's
+README, not a state document: walking a folder leaves it out, as ruff and pre-commit users
+expect of a file that is not theirs to check. Named on the command line it is linted like any
+file (an SD001 then says it has no front matter): an explicit path is always checked unless
+``exclude`` names it. A README that does start with ``---`` is a spec like any other.
+"""
 
 from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -189,7 +197,10 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
     folders = (str(cwd), str(config.root)) if _POSIX and config.root.is_absolute() else None
     for root in roots:
         absolute = (cwd / root).absolute() if not root.is_absolute() else root
-        if absolute.is_dir():
+        kind = _kind(absolute)
+        if isinstance(kind, OSError):  # there, but not to be looked at (too long a path, ...)
+            found.setdefault(str(absolute), _unlisted(absolute, kind, config, cwd, "file"))
+        elif kind == "folder":
             problems: list[OSError] = []
             for folder, dirs, files in os.walk(absolute, onerror=problems.append):
                 dirs[:] = sorted(
@@ -202,6 +213,8 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
                 for name in sorted(files):
                     if name.endswith(".md"):
                         file = os.path.join(folder, name)
+                        if name.casefold() == README and _readme(file):
+                            continue
                         if file not in found:
                             found[file] = (
                                 _walked(file, *folders)
@@ -211,7 +224,7 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
             for problem in problems:
                 unlisted = Path(problem.filename or absolute)
                 found.setdefault(str(unlisted), _unlisted(unlisted, problem, config, cwd))
-        elif absolute.exists() or absolute.is_symlink():
+        elif kind == "file":
             found.setdefault(str(absolute), _spec_file(absolute, config, cwd))
         else:
             shown = root.as_posix()
@@ -220,7 +233,59 @@ def discover(paths: list[str], config: Config, *, cwd: Path | None = None) -> li
     return sorted(f for f in found.values() if not excluded(f.relative, config.exclude))
 
 
-def _unlisted(folder: Path, problem: OSError, config: Config, cwd: Path) -> SpecFile:
+#: The name of a folder's README (compared case-folded; discovery only lists ``*.md``).
+README = "readme.md"
+_BOM = b"\xef\xbb\xbf"
+
+
+def folder_readme(name: str, head: bytes) -> bool:
+    """Whether a file named ``name`` whose bytes start with ``head`` (a few are enough) is a
+    folder's README rather than a state document: a README that does not start with
+    ``---`` (after a BOM). For anything that lists the specs of a folder (also at a git ref)."""
+    return name.casefold() == README and not head.removeprefix(_BOM).startswith(b"---")
+
+
+def _readme(file: str) -> bool:
+    """:func:`folder_readme` for a file on disk; a file that cannot be opened or is not a
+    regular file is not taken for one, so lint reports it (SD008) rather than discovery
+    leaving it out unseen. Opened without blocking: a FIFO never hangs the walk."""
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        head = os.read(fd, len(_BOM) + 3)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return folder_readme(os.path.basename(file), head)
+
+
+def _kind(path: Path) -> str | OSError | None:
+    """``"folder"``, ``"file"`` (anything else that is there, a dangling symlink too: lint says
+    why it cannot be read), None when nothing is there, or the error that says why ``path``
+    cannot be looked at (``ENAMETOOLONG``, ``EACCES``): an SD008 finding, not a crash."""
+    import errno
+
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+            return exc
+        try:
+            os.lstat(path)
+        except OSError:
+            return None if exc.errno != errno.ELOOP else exc
+        return "file"  # a dangling symlink
+    return "folder" if stat.S_ISDIR(info.st_mode) else "file"
+
+
+def _unlisted(
+    folder: Path, problem: OSError, config: Config, cwd: Path, what: str = "folder"
+) -> SpecFile:
     import errno
 
     if problem.errno == errno.ELOOP:
@@ -228,7 +293,7 @@ def _unlisted(folder: Path, problem: OSError, config: Config, cwd: Path) -> Spec
     else:
         reason = problem.strerror or str(problem)
     spec = _spec_file(folder, config, cwd)
-    return SpecFile(spec.display, spec.path, spec.relative, f"cannot read the folder: {reason}")
+    return SpecFile(spec.display, spec.path, spec.relative, f"cannot read the {what}: {reason}")
 
 
 def _spec_file(path: Path, config: Config, cwd: Path) -> SpecFile:

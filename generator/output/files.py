@@ -15,7 +15,8 @@ before the renames leaves only temp files (removed by the next run, below), neve
 partly written target.
 
 A crash (SIGKILL, power loss) between creating the temp file and renaming it leaves an orphan
-``.<name>.<pid>.<random>.tmp``. The first write into a folder removes the orphans there: names of
+``.<name>.<pid>.<random>.tmp`` (``name`` cut short where the whole would be too long for the
+file system: :func:`temp_name`). The first write into a folder removes the orphans there: names of
 exactly that pattern whose creating process is gone (or, should the pid have been reused, that
 are older than an hour). A concurrent live run's temp file is never touched.
 """
@@ -159,7 +160,7 @@ def _new_temp(path: Path, data: bytes, *, mode: int | None, durable: bool) -> st
     missing. No ``tempfile``: it costs more than the write of a small file."""
     folder = os.fspath(path.parent)
     for _ in range(100):
-        tmp = os.path.join(folder, f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        tmp = os.path.join(folder, temp_name(folder, path.name))
         try:
             fd = os.open(tmp, _FLAGS, 0o600)
         except FileExistsError:
@@ -191,6 +192,33 @@ def _new_temp(path: Path, data: bytes, *, mode: int | None, durable: bool) -> st
             os.unlink(tmp)
         raise
     return tmp
+
+
+def temp_name(folder: str, name: str) -> str:
+    """``.<name>.<pid>.<8 random>.tmp``, with ``name`` cut (at a character) as far as the
+    temp file needs to fit the file system's limits in ``folder``: a file whose name is
+    close to ``NAME_MAX`` (or whose path is close to ``PATH_MAX``) is still written through
+    a temp file beside it (:mod:`generator.output.limits`)."""
+    suffix = f".{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    whole = f".{name}{suffix}"
+    size, base = len(os.fsencode(whole)), len(os.fsencode(folder))
+    if size < 128 and base + size < 1024:  # within every file system's limits
+        return whole
+    from generator.output.limits import limits_for
+
+    limits = limits_for(folder)
+    room = min(limits.name, limits.path - 2 - base) - len(suffix) - 1
+    if size - len(suffix) - 1 <= room:
+        return whole
+    kept: list[str] = []
+    used = 0
+    for char in name:
+        width = len(os.fsencode(char))
+        if used + width > room and kept:
+            break
+        kept.append(char)
+        used += width
+    return f".{''.join(kept)}{suffix}"
 
 
 class Batch:

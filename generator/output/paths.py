@@ -73,6 +73,8 @@ def _step(path: str, last: bool) -> str | None:
         return _MISSING
     except NotADirectoryError:
         return _MISSING  # pragma: no cover - the step above was checked to be a folder
+    except OSError as exc:  # too long a name or path, no permission to look, ...
+        return f"{display(Path(path))} cannot be looked at: {exc.strerror or exc}"
     if stat.S_ISLNK(mode):
         return f"{display(Path(path))} is a symlink; statedoc does not write through symlinks"
     if not last and not stat.S_ISDIR(mode):

@@ -237,7 +237,7 @@ def plan_outputs(
     """
     plan = Plan(out=out, label=label_for(out, root))
     plan.outputs = list(outputs)
-    if out.exists() and not out.is_dir():
+    if os.path.exists(out) and not os.path.isdir(out):  # os.path: never raises
         plan.problems.append(Problem(display(out), 1, 1, "the output path is not a folder", UNSAFE))
         return plan
     out_real = os.path.realpath(out)
@@ -312,7 +312,7 @@ def _find_stale(
     skip: set[str],
     owns: Callable[[str, str], bool] | None = None,
 ) -> None:
-    if not plan.out.is_dir():
+    if not os.path.isdir(plan.out):
         return
     base = os.fspath(plan.out)
     for folder, dirs, files in os.walk(base):
@@ -507,6 +507,6 @@ def _remove_empty_parents(folder: Path, out: Path) -> None:
     while folder != out and out in folder.parents:
         with contextlib.suppress(OSError):
             folder.rmdir()
-        if folder.exists():
+        if os.path.exists(folder):
             return
         folder = folder.parent

@@ -104,7 +104,7 @@ class Signatures:
         are dropped: the index never outgrows one run), if any is new; never where the
         caches left no folder (not a project, or a read-only one)."""
         cache = self._cache
-        if cache is None or not self._dirty or not cache.folder.parent.is_dir():
+        if cache is None or not self._dirty or not os.path.isdir(cache.folder.parent):
             return
         from generator.output.files import replace_file
 

@@ -34,6 +34,8 @@ from generator.lint.cache import RenderCache, Rendered
 from generator.lint.document import FileResult
 from generator.lint.files import LintRun
 from generator.load.discover import SpecFile
+from generator.model.document import Document
+from generator.output.fitting import refuse_overlong
 from generator.output.plan import (
     COLLISION,
     REFUSED,
@@ -224,6 +226,7 @@ def expected_outputs(
     create_only = {t.name for t in targets if getattr(t, "create_only", False)}
     outputs: dict[str, list[Output]] = {root: [] for root in roots.values()}
     generated: list[str] = []
+    kept: dict[str, tuple[Pending, Document | None]] = {}  # by display path: for refusals
     for claimants in claims.values():
         if len(claimants) > 1:
             problems.extend(_collision(doc, claimants, sources) for doc in claimants)
@@ -233,6 +236,7 @@ def expected_outputs(
             None if doc.files is None else served(doc.files, roots, folders, sources.signatures)
         )
         current = rendered is not None
+        document: Document | None = None
         if rendered is None:
             document = sources.document(doc.result)
             if document is None:
@@ -261,16 +265,32 @@ def expected_outputs(
                     )
                 )
         generated.append(doc.spec_file.display)
+        kept[doc.spec_file.display] = (doc, document)
+    _package_files(outputs, targets, roots, settings)
+    refusals, refused = refuse_overlong(
+        outputs, folders, kept, lambda: _package_files(outputs, targets, roots, settings)
+    )
+    problems.extend(refusals)
+    generated = [shown for shown in generated if shown not in refused]
+    for listed in outputs.values():
+        listed.sort(key=lambda o: o.relative)
+    problems.sort(key=lambda p: (p.path, p.line, p.column, p.message))
+    return outputs, problems, sorted(generated)
+
+
+def _package_files(
+    outputs: dict[str, list[Output]],
+    targets: Sequence[Target],
+    roots: dict[str, str],
+    settings: Config,
+) -> None:
+    """Add the files that follow from the set of generated paths (``__init__.py``...)."""
     for target in targets:
         if isinstance(target, PackageFiles):
             root = roots[target.name]
             paths = [o.relative for o in outputs[root]]
             for relative, data in target.package_files(paths, settings.out.name).items():
                 outputs[root].append(Output(relative, data))
-    for listed in outputs.values():
-        listed.sort(key=lambda o: o.relative)
-    problems.sort(key=lambda p: (p.path, p.line, p.column, p.message))
-    return outputs, problems, sorted(generated)
 
 
 # --- output roots ------------------------------------------------------------------------
@@ -403,16 +423,9 @@ def generate(
     outcome.tests = plans.get("tests")
     if outcome.tests is not None:
         outcome.tests.fix = f"statedoc generate --tests {display(folders['tests'] or out)}"
-    done = set(generated)
-    reports = [r for t in chosen if (r := getattr(t, "findings", None)) is not None]
-    if reports:  # findings about the whole set: every generated document parsed
-        chosen_documents = [
-            document
-            for _, result in candidates
-            if result.path in done and (document := sources.document(result)) is not None
-        ]
-        for report in reports:
-            outcome.reported.extend(report(chosen_documents, settings))
+    outcome.reported = _target_findings(
+        chosen, candidates, set(generated), files, sources, settings
+    )
     if not check:
         outcome.written, outcome.deleted = _apply(plan, sources)
         if outcome.tests is not None:
@@ -421,6 +434,36 @@ def generate(
             outcome.deleted += tests_deleted
     sources.signatures.save()
     return outcome
+
+
+def _target_findings(
+    chosen: Sequence[Target],
+    candidates: Sequence[tuple[SpecFile, FileResult]],
+    done: set[str],
+    files: Sequence[SpecFile],
+    sources: Sources,
+    settings: Config,
+) -> list[Finding]:
+    """What the targets find about the whole set of generated documents (the SQL target's
+    SD121/SD122), silenced as lint findings are: the run's ``select``/``ignore`` (the
+    configuration's and the command line's), ``per-file-ignores`` and inline ignores."""
+    reports = [r for t in chosen if (r := getattr(t, "findings", None)) is not None]
+    if not reports:
+        return []
+    from generator.lint.files import shown
+
+    documents = [  # every generated document, parsed
+        document
+        for _, result in candidates
+        if result.path in done and (document := sources.document(result)) is not None
+    ]
+    relative = {f.display: f.relative for f in files}
+    ignores = {result.path: result.suppressions for _, result in candidates}
+    selection = sources.settings.selection
+    found: list[Finding] = []
+    for report in reports:
+        found.extend(shown(report(documents, settings), selection, relative, ignores))
+    return found
 
 
 def _apply(plan: Plan, sources: Sources) -> tuple[int, int]:

@@ -225,7 +225,8 @@ _output_rule(
     "SD409",
     "output-refused",
     "statedoc cannot produce this document's output (the diagram block is unclosed "
-    "or cannot be redrawn exactly, or the document cannot be rendered)",
+    "or cannot be redrawn exactly, the document cannot be rendered, or a generated file's "
+    "name or path is too long for the file system)",
     "statedoc never writes what it cannot produce faithfully: a person must decide.",
     "the mermaid block of `## The Lifecycle` is never closed",
     "close the block, or fix what the message names",

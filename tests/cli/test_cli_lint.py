@@ -177,10 +177,16 @@ def test_lint_of_one_document_stays_lean(tmp_path: Path) -> None:
 
 
 def test_a_cold_lint_without_cache_imports_only_what_it_needs(tmp_path: Path) -> None:
-    """Start-up: nothing that only writing, rendering or worker processes need."""
+    """Start-up: nothing that only writing, rendering or worker processes need.
+
+    Measured as in an installed wheel: without ``site`` (``-S``), with this process's module
+    path as plain entries. An editable install's import hook (hatchling's ``dev-mode-exact``
+    maps ``generator`` with ``editables``, run from a ``.pth`` at every start) imports
+    ``importlib.resources``, ``tempfile`` and ``shutil`` before statedoc runs at all."""
     spec = ROOT / "specs/platform/queries/workspace-export-delivery.md"
+    libraries = [entry for entry in sys.path if entry and Path(entry).is_dir()]
     probe = (
-        "import sys\n"
+        f"import sys; sys.path.extend({libraries!r})\n"
         "from generator.cli import main\n"
         f"code = main(['lint', '-q', '--no-cache', {str(spec)!r}])\n"
         "unneeded = ('multiprocessing', 'tempfile', 'html.entities',\n"
@@ -200,7 +206,7 @@ def test_a_cold_lint_without_cache_imports_only_what_it_needs(tmp_path: Path) ->
         "print(code, sorted(m for m in unneeded if m in sys.modules))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+        [sys.executable, "-S", "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
     ).stdout
     assert out.strip() == "0 []"
 

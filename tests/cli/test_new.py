@@ -172,3 +172,24 @@ def test_the_id_of_a_broken_sibling_is_not_handed_out_again(project: Path) -> No
     path = project / "specs/platform/tenant-lifecycle/tenant-deletion.md"
     assert front(path, "id") == "STATE-PFM-TNL-008"
     assert front(path, "object") == "DOM-PFM-TNL-010"
+
+
+@pytest.mark.parametrize("length", [250, 255, 256])
+def test_a_name_near_the_file_system_limit_is_created_or_refused_cleanly(
+    project: Path, capsys: pytest.CaptureFixture[str], length: int
+) -> None:
+    """The temp file beside it had the name in it: a 250-byte name raised a raw OSError
+    (exit 2 with a traceback); a name the file system cannot hold is a usage error."""
+    name = "a" * (length - len(".md")) + ".md"
+    capsys.readouterr()
+    code = main(["new", f"specs/platform/queries/{name}"])
+    err = capsys.readouterr().err
+    created = project / "specs/platform/queries" / name
+    if length <= 255:
+        assert code == 0, err
+        assert created.is_file()
+    else:
+        assert code == 2
+        assert "cannot create it" in err and "Traceback" not in err
+    leftovers = [p.name for p in (project / "specs/platform/queries").iterdir()]
+    assert not [n for n in leftovers if n.endswith(".tmp")]

@@ -795,3 +795,17 @@ def test_quiet_prints_no_summary(repo: Repo, run: Run) -> None:
     assert code == 0
     assert "title-changed" in out and "title changed from 'Door' to 'Front door'" in out
     assert err == ""
+
+
+def test_a_folder_readme_is_no_spec_on_either_side(repo: Repo, run: Run) -> None:
+    """A README.md without front matter in the specs folder is skipped when a folder is
+    walked: the old side (read from git) must skip it too, or it is 'deleted' or broken."""
+    repo.write("specs/README.md", "# Our lifecycles\n\nOne document per entity.\n")
+    repo.commit("readme")
+    code, out, err = run("diff", "--against", "HEAD")
+    assert (code, out) == (0, ""), err
+    assert "No changes (1 spec compared against HEAD)." in err
+    (repo.root / "specs/README.md").unlink()
+    code, out, err = run("diff", "--against", "HEAD")
+    assert (code, out) == (0, ""), err
+    assert "No changes (1 spec compared against HEAD)." in err

@@ -108,7 +108,7 @@ def test_render_cache_follows_the_target_settings(
     configure(repo, ["python", "sql"], '\n[tool.statedoc.sql]\nschema = "other"\n')
     assert run_cli(capsys, "generate", "-q")[0] == 0
     sql = (repo / "generated" / f"{SEED_MODULES['queries']}.postgresql.sql").read_text()
-    assert 'CREATE SCHEMA IF NOT EXISTS "other"' in sql
+    assert 'CREATE SCHEMA "other";' in sql and '"statedoc"' not in sql
     assert run_cli(capsys, "check", "-q")[0] == 0
 
 

@@ -227,7 +227,7 @@ def create_exclusive(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     import tempfile  # here: every command's start-up imports this module
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=".statedoc-new.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -257,7 +257,7 @@ def _usage(message: str) -> int:
 def run(args: argparse.Namespace) -> int:
     shown = args.path
     path = Path(os.path.abspath(args.path))
-    if path.exists() or path.is_symlink():
+    if os.path.lexists(path):  # False for a name too long, which the write then reports
         return _usage(f"{shown} already exists; `new` never overwrites a file")
     if path.suffix != ".md":
         return _usage(f"{shown}: a spec is a Markdown file; name it <name>.md")
@@ -290,5 +290,7 @@ def run(args: argparse.Namespace) -> int:
         create_exclusive(path, data)
     except FileExistsError:
         return _usage(f"{shown} already exists; `new` never overwrites a file")
+    except OSError as exc:  # a name or path too long, a read-only folder, a full disk
+        return _usage(f"{shown}: cannot create it: {exc.strerror or exc}")
     print(f"created {shown}; fill in the states and transitions, then run `statedoc build`")
     return EXIT_OK
