@@ -25,7 +25,7 @@ BEGIN
   END IF;
   installed := pg_catalog.regexp_match(
     pg_catalog.obj_description(pg_catalog.to_regtype(E'"statedoc"."workspace_export_delivery_state"'), 'pg_type'),
-    '^statedoc spec=(\S+) revision=([0-9]+) ');
+    E'^statedoc spec=(\x5cS+) revision=([0-9]+) ');
   IF installed IS NOT NULL
      AND (installed[1] OPERATOR(pg_catalog.<>) E'STATE-PFM-QRY-011'
           OR installed[2]::pg_catalog.numeric OPERATOR(pg_catalog.>) 1)

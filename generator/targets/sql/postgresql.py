@@ -41,6 +41,9 @@ from generator.targets.sql.plan import SqlPlan
 SQLSTATE_NOT_READY = "SDT01"  # the bound table or column is missing or cannot be guarded
 SQLSTATE_NEWER = "SDR01"  # the database holds a newer revision (or another spec) already
 ALLOW_DOWNGRADE = "statedoc.allow_downgrade"
+#: What the guard reads back from the domain's comment, as an ``E''`` literal: a plain
+#: ``'...\\S...'`` would lose its backslash under ``standard_conforming_strings = off``.
+_INSTALLED = pg_literal("^statedoc spec=(\\S+) revision=([0-9]+) ")
 
 
 def _refuse(code: str, message: str, hint: str) -> str:
@@ -158,7 +161,7 @@ BEGIN
   END IF;
   installed := pg_catalog.regexp_match(
     pg_catalog.obj_description(pg_catalog.to_regtype({pg_literal(domain)}), 'pg_type'),
-    '^statedoc spec=(\\S+) revision=([0-9]+) ');
+    {_INSTALLED});
   IF installed IS NOT NULL
      AND (installed[1] OPERATOR(pg_catalog.<>) {pg_literal(plan.spec.id)}
           OR installed[2]::pg_catalog.numeric OPERATOR(pg_catalog.>) {plan.spec.revision:d})
