@@ -6,18 +6,21 @@ Sections (targets from the performance issues):
   cold       lint 600 documents, no cache, one process, streamed as `statedoc lint` does
              vs  bare read + CSafeLoader parse of the same files                      <= 1.3x
   warm       the same, cache warm, nothing changed      vs  the same baseline        <= 0.3x
-  startup    `statedoc lint one.md` in a new process    vs  `python -c "import yaml"` <= 1.5x
+  startup    `statedoc lint one.md` in a new process   vs  `yamllint` on its front matter  <= 0.75x
+                                                       vs  `check-jsonschema` on it        <= 0.3x
+             (--startup: this section alone)
   scaling    `statedoc lint --no-cache -j1` processes on 600 / 6,000 / 60,000 documents
              (--quick: 600 / 6,000; --huge: also 100,000): CPU, CPU vs the bare parse (<= 1.3x),
              peak RSS, and RSS per document beyond the first row (flat memory: near 0 B)
+             --huge also: `lint --no-cache -j2` on 100,000: the parent's CPU apart from its workers'
   jobs       -j1 vs -j2 on 2,000 documents (cold)
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -107,7 +110,7 @@ def _streamed(files: list[SpecFile], settings: Settings, cache: Cache | None = N
 def row(name: str, value: float, base: float, target: float | None) -> str:
     ratio = value / base
     verdict = "" if target is None else ("met" if ratio <= target else "NOT MET")
-    goal = "" if target is None else f"<= {target:.1f}x"
+    goal = "" if target is None else f"<= {target:g}x"
     times = f"{value * 1000:.1f} ms | {base * 1000:.1f} ms"
     return f"| {name} | {times} | {ratio:.2f}x | {goal} | {verdict} |"
 
@@ -132,9 +135,17 @@ def cli(*args: str, cwd: Path) -> None:
         raise SystemExit(f"statedoc {' '.join(args)} failed: {proc.stderr.decode()[-500:]}")
 
 
+def tool(name: str) -> str:
+    """A comparison tool of the ``bench`` extra: beside this interpreter, else on ``PATH``."""
+    beside = Path(sys.executable).parent / name
+    found = str(beside) if beside.exists() else shutil.which(name)
+    if found is None:
+        raise SystemExit(f"{name} not found: pip install '.[bench]' (or put it on PATH)")
+    return found
+
+
 def imported(args: list[str], cwd: Path) -> list[str]:
-    """The modules a process imports (``-X importtime`` lists each once, in order, and also
-    the tries that fail, such as ``nt`` on POSIX: those are left out)."""
+    """The statedoc modules a process imports (``-X importtime`` lists each once)."""
     err = subprocess.run(
         [sys.executable, "-X", "importtime", *args],
         cwd=cwd,
@@ -144,36 +155,73 @@ def imported(args: list[str], cwd: Path) -> list[str]:
         text=True,
     ).stderr
     found = [line.rsplit("|", 1)[1].strip() for line in err.splitlines() if "|" in line]
-    names = dict.fromkeys(name for name in found[1:] if not name.endswith("__main__"))
-    return [name for name in names if importlib.util.find_spec(name) is not None]
+    ours = (name for name in found if name.split(".")[0] == "generator")
+    return list(dict.fromkeys(name for name in ours if not name.endswith("__main__")))
+
+
+#: yamllint's default rules, with the line length of prose that the front matter holds.
+YAMLLINT_CONFIG = "{extends: default, rules: {line-length: disable}}"
 
 
 def startup(env_root: Path, one: Path, repeat: int) -> None:
-    """``statedoc lint -q --no-cache one.md`` in a new process against ``import yaml``, and
-    what the difference is made of, each measured in the same paired run: the standard
-    library modules the lint imports beyond yaml's, then statedoc's own modules (imported,
-    nothing run); what is left above that is the run itself (first-use regex and record
-    compiles included). ``python -m generator`` runs this checkout whatever is installed; the
-    ``statedoc`` console script users run costs the same (runpy against the script's ``re.sub``
-    and its uncached compile: 54.2 vs 54.1 ms CPU, 41 paired runs)."""
+    """``statedoc lint -q --no-cache one.md`` in a new process against what a user would
+    otherwise run on the same front matter: ``yamllint`` (syntax and style) and
+    ``check-jsonschema`` with statedoc's own schema (structure), each a clean run, all measured
+    in the same paired run. One more row says how much of statedoc's figure is importing its
+    modules (nothing run). ``python -m generator`` runs this checkout; the ``statedoc``
+    console script costs the same."""
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "generator")], check=True)
-    lint_args = ["-m", "generator", "lint", "-q", "--no-cache", str(one)]
-    yaml_modules = set(imported(["-c", "import yaml"], env_root))
-    extra = [m for m in imported(lint_args, env_root) if m not in yaml_modules]
-    stdlib = [m for m in extra if m.split(".")[0] != "generator"]
-    ours = [m for m in extra if m.split(".")[0] == "generator"]
+    front = env_root / "one-front-matter.yaml"
+    front.write_text("---\n" + split(decode(one.read_bytes()).text).yaml_text, encoding="utf-8")
+    schema = ROOT / "generator/load/schema/front-matter.schema.json"
+    lint_args = [sys.executable, "-m", "generator", "lint", "-q", "--no-cache", str(one)]
+    ours = imported(lint_args[1:], env_root)
     ways = [
-        ["-c", "import yaml"],
-        ["-c", f"import yaml, {', '.join(stdlib)}"],
-        ["-c", f"import yaml, {', '.join(stdlib + ours)}"],
+        [tool("yamllint"), "-d", YAMLLINT_CONFIG, str(front)],
+        [tool("check-jsonschema"), "--schemafile", str(schema), str(front)],
         lint_args,
+        [sys.executable, "-c", f"import {', '.join(ours)}"],
     ]
-    base, std, mods, lint = paired(
-        [lambda w=w: child_cpu([sys.executable, *w], env_root)[0] for w in ways], repeat
+    yamllint, jsonschema, lint, mods = paired(
+        [lambda w=w: child_cpu(w, env_root)[0] for w in ways], repeat
     )
-    print(row("one document, cold process (CPU)", lint, base, 1.5))
-    print(row(f"- of which yaml + {len(stdlib)} stdlib modules it imports", std, base, None))
-    print(row(f"- of which also {len(ours)} statedoc modules, imported only", mods, base, None))
+    print(row("one document, cold process (CPU) vs yamllint", lint, yamllint, 0.75))
+    print(row("one document, cold process (CPU) vs check-jsonschema", lint, jsonschema, 0.3))
+    print(row(f"- of which importing its {len(ours)} modules, vs yamllint", mods, yamllint, None))
+
+
+#: Runs ``statedoc ARGS...`` in this process; prints its own CPU seconds, then its workers'.
+PARENT = """
+import resource, sys
+from generator.cli.main import main
+try:
+    code = main(sys.argv[1:])
+finally:
+    own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    print(own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime, file=sys.stderr)
+raise SystemExit(code)
+"""
+
+
+def jobs_parent(env_root: Path, size: int) -> None:
+    """``lint -q --no-cache -j2`` on ``size`` documents: the parent's own CPU (discovery,
+    sending chunks, ordering results), apart from its workers', stays a small share."""
+    folder = env_root / f"scale{size}"
+    if not folder.exists():
+        write_corpus(folder, size)
+    err = subprocess.run(
+        [sys.executable, "-c", PARENT, "lint", "-q", "--no-cache", "-j2", str(folder)],
+        cwd=env_root,
+        env=ENV,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ).stderr
+    own, workers = (float(n) for n in err.split()[-2:])
+    print(f"\n| {size:,} docs, cold | parent CPU | workers' CPU | parent's share |")
+    print("| --- | --- | --- | --- |")
+    print(f"| -j2 | {own:.2f} s | {workers:.2f} s | {own / (own + workers):.1%} |")
 
 
 def scaling(env_root: Path, sizes: tuple[int, ...]) -> None:
@@ -208,6 +256,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller corpora, fewer repeats")
     parser.add_argument("--huge", action="store_true", help="add a 100,000-document row (slow)")
     parser.add_argument("--no-jobs", action="store_true", help="skip the -j1/-j2 section")
+    parser.add_argument("--startup", action="store_true", help="only the one-document rows")
     args = parser.parse_args()
     repeat = 2 if args.quick else 3
     env_root = Path(tempfile.mkdtemp(prefix="statedoc-bench-"))
@@ -222,6 +271,10 @@ def main() -> None:
     print(f"# statedoc lint benchmarks (python {sys.version.split()[0]}, {os.cpu_count()} cores)\n")
     print("| measure | statedoc | baseline | ratio | target | |")
     print("| --- | --- | --- | --- | --- | --- |")
+
+    if args.startup:
+        startup(env_root, paths[0], 10 * repeat)
+        return
 
     def timed(fn: Callable[[], object]) -> Callable[[], float]:
         return lambda: best(fn, 1)
@@ -240,6 +293,8 @@ def main() -> None:
 
     sizes = (600, 6000) if args.quick else (600, 6000, 60000)
     scaling(env_root, (*sizes, 100_000) if args.huge else sizes)
+    if args.huge:
+        jobs_parent(env_root, 100_000)
 
     if args.no_jobs:
         return

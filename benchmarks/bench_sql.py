@@ -30,7 +30,6 @@ import math
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,16 +47,16 @@ CREATE TRIGGER noop BEFORE INSERT OR UPDATE OF status ON t FOR EACH ROW
 
 
 def sql_for() -> str:
-    from generator.config import SqlBinding, SqlSettings, load_config
+    from generator.config import load_config
     from generator.lint.document import lint_bytes
     from generator.targets.sql import SqlTarget
+    from generator.targets.sql.settings import SqlBinding, SqlSettings
 
     result = lint_bytes(SPEC.read_bytes(), SPEC.relative_to(ROOT).as_posix())
     assert result.document is not None
     spec_id = result.document.spec.id
-    config = load_config(ROOT)
-    config = replace(config, sql=SqlSettings(bindings={spec_id: SqlBinding("t", "status")}))
-    files = SqlTarget().files(result.document, config)  # type: ignore[arg-type]
+    target = SqlTarget(SqlSettings(bindings={spec_id: SqlBinding("t", "status")}))
+    files = target.files(result.document, load_config(ROOT))
     return next(v.decode() for k, v in files.items() if k.endswith(".postgresql.sql"))
 
 

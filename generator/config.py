@@ -14,27 +14,25 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from generator.errors import ConfigError
-from generator.model.names import SQL_NAME, SQL_NAME_BYTES
-from generator.records import dataclass, field
 
 __all__ = [
     "DEFAULT_MAX_FILE_SIZE",
     "KNOWN_KEYS",
-    "SQL_NAME",
-    "SQL_NAME_BYTES",
     "Config",
     "ConfigError",
-    "SqlBinding",
-    "SqlSettings",
     "find_pyproject",
+    "known_keys",
     "load_config",
     "load_config_for",
 ]
 
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
+#: The keys of ``[tool.statedoc]`` the core reads; any other must be a target's table
+#: (``[tool.statedoc.sql]``), which that target parses.
 KNOWN_KEYS = {
     "specs",
     "out",
@@ -43,12 +41,8 @@ KNOWN_KEYS = {
     "per-file-ignores",
     "exclude",
     "max-file-size",
-    "sql",
     "targets",
 }
-#: ``[tool.statedoc.sql]`` and each of its ``bindings``.
-SQL_KEYS = {"schema", "bindings", "insert_must_be_initial"}
-BINDING_KEYS = {"table", "column", "schema"}
 
 
 #: What a config without ``targets`` generates (``generator.targets`` says the same; a test
@@ -56,37 +50,20 @@ BINDING_KEYS = {"table", "column", "schema"}
 DEFAULT_TARGETS: tuple[str, ...] = ("python", "mermaid")
 
 
-@dataclass(frozen=True)
-class SqlBinding:
-    """``[tool.statedoc.sql.bindings]``: the column holding the state of one spec's rows."""
+class Config(NamedTuple):
+    """One project's settings (a NamedTuple: read on every start of ``statedoc lint``)."""
 
-    table: str
-    column: str
-    schema: str | None = None
-
-
-@dataclass(frozen=True)
-class SqlSettings:
-    """``[tool.statedoc.sql]``: the schema generated objects live in, bindings by spec id for
-    documents without ``storage``, and whether an INSERT must start in an initial state."""
-
-    schema: str = "statedoc"
-    bindings: Mapping[str, SqlBinding] = field(default_factory=dict)
-    insert_must_be_initial: bool = True
-
-
-@dataclass(frozen=True)
-class Config:
     root: Path
     specs: tuple[Path, ...]
     out: Path
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    per_file_ignores: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     exclude: tuple[str, ...] = ()
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     source: Path | None = None  # the pyproject.toml it came from
-    sql: SqlSettings = field(default_factory=SqlSettings)
+    #: ``[tool.statedoc.<target>]`` as read, by target name: each target parses its own.
+    target_tables: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
     #: What ``generate``/``build``/``check`` write (``--target`` overrides it).
     targets: tuple[str, ...] = DEFAULT_TARGETS
 
@@ -149,7 +126,7 @@ def load_config_for(paths: Sequence[str], cwd: Path | None = None) -> Config:
     return load_config(cwd)
 
 
-def _known_keys(table: Mapping[str, Any], known: Collection[str], where: str) -> None:
+def known_keys(table: Mapping[str, Any], known: Collection[str], where: str) -> None:
     """Refuse keys ``where`` does not know, each with the "did you mean" that state names
     get (a typo in CI config must say what was meant, not only list every key)."""
     unknown = sorted(set(table) - set(known))
@@ -165,6 +142,17 @@ def _known_keys(table: Mapping[str, Any], known: Collection[str], where: str) ->
     raise ConfigError(f"{where}: unknown key(s) {', '.join(named)}; known: {', '.join(choices)}")
 
 
+def _check_keys(table: Mapping[str, Any], where: str) -> None:
+    """Refuse keys that are neither core keys nor the table of a target that takes one."""
+    extra = set(table) - KNOWN_KEYS
+    if not extra:
+        return
+    from generator.targets.registry import table_targets, takes_table
+
+    if not all(takes_table(key) for key in extra):
+        known_keys(table, KNOWN_KEYS | set(table_targets()), where)
+
+
 def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     value = table.get(key, [])
     if isinstance(value, str):
@@ -174,62 +162,29 @@ def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _sql_name(value: object, where: str) -> str:
-    import re
+def _target_tables(table: Mapping[str, Any], pyproject: Path) -> dict[str, Any]:
+    """``[tool.statedoc.<target>]``, as read: each checked by its target's own parser now, so
+    a bad value is a usage error of every command (the target parses it again to run)."""
+    tables = {key: value for key, value in table.items() if key not in KNOWN_KEYS}
+    if not tables:
+        return {}
+    from generator.targets.registry import check_tables
 
-    if (
-        not isinstance(value, str)
-        or re.fullmatch(SQL_NAME, value) is None
-        or len(value.encode("utf-8")) > SQL_NAME_BYTES
-    ):
-        raise ConfigError(
-            f"{where} must be a lower-case SQL identifier ([a-z_][a-z0-9_$]*, at most "
-            f"{SQL_NAME_BYTES} bytes), not {value!r}"
-        )
-    return value
-
-
-def _sql(table: object, where: str) -> SqlSettings:
-    """``[tool.statedoc.sql]``; every name is checked here, so the target can trust them."""
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where} must be a table")
-    _known_keys(table, SQL_KEYS, where)
-    initial = table.get("insert_must_be_initial", True)
-    if not isinstance(initial, bool):
-        raise ConfigError(f"{where}: insert_must_be_initial must be true or false")
-    raw = table.get("bindings", {})
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{where}: bindings must be a table of spec id = {{table, column}}")
-    bindings: dict[str, SqlBinding] = {}
-    for spec_id, item in raw.items():
-        at = f"{where} bindings.{spec_id}"
-        if not isinstance(item, dict):
-            raise ConfigError(f"{at} must be {{table = ..., column = ..., schema = ...?}}")
-        _known_keys(item, BINDING_KEYS, at)
-        if not {"table", "column"} <= set(item):
-            raise ConfigError(f"{at} must be {{table = ..., column = ..., schema = ...?}}")
-        schema = item.get("schema")
-        bindings[spec_id] = SqlBinding(
-            _sql_name(item["table"], f"{at}.table"),
-            _sql_name(item["column"], f"{at}.column"),
-            None if schema is None else _sql_name(schema, f"{at}.schema"),
-        )
-    return SqlSettings(
-        _sql_name(table.get("schema", "statedoc"), f"{where} schema"), bindings, initial
-    )
+    check_tables(tables, pyproject)
+    return tables
 
 
 def _targets(table: Mapping[str, Any], where: str) -> tuple[str, ...]:
     """``targets = [...]``: registered target names, at least one."""
     if "targets" not in table:
         return DEFAULT_TARGETS
-    from generator.targets import REGISTRY, unknown_targets  # the registry, to check the names
+    from generator.targets.registry import known, unknown_targets  # to check the names
 
     names = _strings(table, "targets", where)
     unknown = unknown_targets(names)
     if unknown or not names:
         raise ConfigError(
-            f"{where}: targets must list known targets ({', '.join(sorted(REGISTRY))}), "
+            f"{where}: targets must list known targets ({', '.join(known())}), "
             f"not {', '.join(map(repr, unknown)) or 'nothing'}"
         )
     return tuple(dict.fromkeys(names))
@@ -246,7 +201,7 @@ def load_config(start: Path | None = None) -> Config:
     where = f"{pyproject} [tool.statedoc]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")
-    _known_keys(table, KNOWN_KEYS, where)
+    _check_keys(table, where)
     out = table.get("out", "generated")
     if not isinstance(out, str):
         raise ConfigError(f"{where}: out must be a string")
@@ -268,7 +223,7 @@ def load_config(start: Path | None = None) -> Config:
         exclude=_strings(table, "exclude", where),
         max_file_size=size,
         source=pyproject,
-        sql=_sql(table.get("sql", {}), f"{where[:-1]}.sql]"),
+        target_tables=_target_tables(table, pyproject),
         targets=_targets(table, where),
     )
     from generator.lint.selection import validate_codes

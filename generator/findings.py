@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-
-from generator.records import dataclass, field
+from typing import NamedTuple
 
 
 class Severity(StrEnum):
@@ -14,8 +13,7 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
-class Related:
+class Related(NamedTuple):
     """A second place that explains a finding (the first of two duplicate keys, say)."""
 
     line: int
@@ -23,9 +21,11 @@ class Related:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One diagnostic; lines and columns are 1-based and point into the original file."""
+class Finding(NamedTuple):
+    """One diagnostic; lines and columns are 1-based and point into the original file.
+
+    A NamedTuple, as the other records on the lint path: :mod:`dataclasses` would add its
+    import and a compile per class to every start of ``statedoc lint``."""
 
     path: str
     line: int
@@ -36,7 +36,7 @@ class Finding:
     name: str
     severity: Severity
     message: str
-    related: tuple[Related, ...] = field(default=())
+    related: tuple[Related, ...] = ()
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.line, self.column, self.code, self.message)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from generator.records import dataclass, field
 from generator.workspace import Workspace
 
 if TYPE_CHECKING:

@@ -12,10 +12,9 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from generator.config import Config, ConfigError, load_config_for
-from generator.records import dataclass, field
 
 if TYPE_CHECKING:
     from generator.lint.cache import Cache, RenderCache
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
     from generator.load.discover import SpecFile
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """What a run asks for, as typed values."""
 
     paths: tuple[str, ...] = ()
@@ -35,19 +33,21 @@ class Options:
     against: str | None = None  # lint --against GIT_REF (SD207)
 
 
-@dataclass
 class Workspace:
     """The project a run works on (see the module docstring)."""
 
-    config: Config
-    options: Options
-    files: list[SpecFile] = field(default_factory=list)
-    settings: Settings | None = None
-    #: When the workspace was opened, before any of its documents was read (a stat signature
-    #: dated then is racy for any change made since: see :class:`~generator.output.sources.
-    #: Sources`).
-    opened: int = field(default_factory=time.time_ns)
-    _render_cache: RenderCache | None = field(default=None, init=False, repr=False)
+    __slots__ = ("_render_cache", "config", "files", "opened", "options", "settings")
+
+    def __init__(self, config: Config, options: Options) -> None:
+        self.config = config
+        self.options = options
+        self.files: list[SpecFile] = []
+        self.settings: Settings | None = None
+        #: When the workspace was opened, before any of its documents was read (a stat
+        #: signature dated then is racy for any change made since: see
+        #: :class:`~generator.output.sources.Sources`).
+        self.opened = time.time_ns()
+        self._render_cache: RenderCache | None = None
 
     @classmethod
     def open(

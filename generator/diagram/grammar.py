@@ -7,27 +7,29 @@ exhausts the stack) that collects states, edges, labels and the constructs state
 
 from __future__ import annotations
 
-from generator.records import dataclass, field
-
 from .lexer import _SyntaxError, _Token
 from .model import START_END
 from .preprocess import _decode_placeholders_for_display, _js_trim
 
 
-@dataclass(slots=True)
 class _StateInfo:
-    id: str
-    offset: int
-    alias: str | None = None
-    alias_offset: int = -1
-    descriptions: list[str] = field(default_factory=list)
+    __slots__ = ("alias", "alias_offset", "descriptions", "id", "offset")
+
+    def __init__(self, id: str, offset: int) -> None:
+        self.id = id
+        self.offset = offset
+        self.alias: str | None = None
+        self.alias_offset = -1
+        self.descriptions: list[str] = []
 
 
-@dataclass(slots=True)
 class _Builder:
-    states: dict[str, _StateInfo] = field(default_factory=dict)
-    edges: list[tuple[str, str, str | None, int]] = field(default_factory=list)
-    problems: list[tuple[str, int]] = field(default_factory=list)
+    __slots__ = ("edges", "problems", "states")
+
+    def __init__(self) -> None:
+        self.states: dict[str, _StateInfo] = {}
+        self.edges: list[tuple[str, str, str | None, int]] = []
+        self.problems: list[tuple[str, int]] = []
 
     def touch(self, raw_id: str, offset: int) -> str | None:
         state_id = _js_trim(raw_id)

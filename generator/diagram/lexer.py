@@ -11,9 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from functools import cache
-
-from generator.patterns import lazy
-from generator.records import dataclass
+from typing import NamedTuple
 
 from .preprocess import _DOT, _FLAGS, _JS_WS, _JS_WS_CHARS, _S, _W, _js_trim
 
@@ -150,11 +148,11 @@ _DIRECTION_RULES = frozenset((4, 5, 6, 7, 43, 44, 45, 46))
 _PSEUDO_RULES = frozenset((37, 38, 39, 40, 41, 42))
 _BRACE_RULES = frozenset((52,))
 _NOTE_END_RULE = 68
-_DIRECTION_AT = lazy(f"direction{_S}+(?:TB|BT|RL|LR)", _FLAGS)
-_PSEUDO_AT = lazy(r"<<(?:fork|join|choice)>>|\[\[(?:fork|join|choice)\]\]", _FLAGS)
-_BREAK_AT = lazy("[\n\r\u2028\u2029]")  # where JavaScript's "." stops
-_WORD_TO_LINE_END = lazy(f"{_W}+{_S}*[\n\r\u2028\u2029]", _FLAGS)
-_NOTE_END_AT = lazy("end note\\b", _FLAGS)
+_DIRECTION_AT = re.compile(f"direction{_S}+(?:TB|BT|RL|LR)", _FLAGS)
+_PSEUDO_AT = re.compile(r"<<(?:fork|join|choice)>>|\[\[(?:fork|join|choice)\]\]", _FLAGS)
+_BREAK_AT = re.compile("[\n\r\u2028\u2029]")  # where JavaScript's "." stops
+_WORD_TO_LINE_END = re.compile(f"{_W}+{_S}*[\n\r\u2028\u2029]", _FLAGS)
+_NOTE_END_AT = re.compile("end note\\b", _FLAGS)
 
 Pattern = tuple[re.Pattern[str], dict[int, int]]
 
@@ -270,8 +268,7 @@ _PSEUDO = {37: ("FORK", 8), 38: ("JOIN", 8), 39: ("CHOICE", 10),
 # fmt: on
 
 
-@dataclass(frozen=True, slots=True)
-class _Token:
+class _Token(NamedTuple):
     kind: str
     text: str
     start: int

@@ -11,9 +11,9 @@ caller shifts them to the position of the block in the document.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from types import MappingProxyType
-
-from generator.records import dataclass, field
+from typing import NamedTuple
 
 #: Mermaid's marker for the initial / final pseudo-state in a transition.
 START_END = "[*]"
@@ -22,8 +22,7 @@ START_END = "[*]"
 SYNTAX_CODE = "SD302"
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(NamedTuple):
     """One ``a --> b [: label]`` line; ``src``/``dst`` are display names or ``[*]``."""
 
     src: str
@@ -33,8 +32,7 @@ class Edge:
     column: int
 
 
-@dataclass(frozen=True, slots=True)
-class DiagramState:
+class DiagramState(NamedTuple):
     """A state node as Mermaid draws it.
 
     ``name`` is what identifies the state against the front matter: the quoted
@@ -50,8 +48,7 @@ class DiagramState:
     descriptions: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """A reason the block cannot be trusted as a picture of the front matter."""
 
     message: str
@@ -60,9 +57,17 @@ class Problem:
     code: str = SYNTAX_CODE
 
 
-@dataclass(frozen=True, slots=True)
-class Diagram:
-    """The parsed block.
+class _DiagramFields(NamedTuple):
+    kind: str
+    states: tuple[DiagramState, ...]
+    edges: tuple[Edge, ...]
+    problems: tuple[Problem, ...] = ()
+    rejected: bool = False
+
+
+class Diagram(_DiagramFields):
+    """The parsed block (its fields a NamedTuple's; the subclass's ``__dict__`` holds
+    :attr:`labels` once asked).
 
     ``rejected`` is True when Mermaid itself refuses the block (a syntax
     error, or not a state diagram); ``states``/``edges`` then hold only what
@@ -70,22 +75,6 @@ class Diagram:
     problems are constructs Mermaid draws but statedoc cannot check
     (composite states, forks); see :attr:`ok`.
     """
-
-    kind: str
-    states: tuple[DiagramState, ...]
-    edges: tuple[Edge, ...]
-    problems: tuple[Problem, ...] = ()
-    rejected: bool = False
-    _labels: Mapping[tuple[str, str], str] = field(
-        init=False, repr=False, compare=False, hash=False
-    )
-
-    def __post_init__(self) -> None:
-        labels: dict[tuple[str, str], str] = {}
-        for edge in self.edges:
-            if edge.label is not None:
-                labels.setdefault((edge.src, edge.dst), edge.label)
-        object.__setattr__(self, "_labels", MappingProxyType(labels))
 
     @property
     def ok(self) -> bool:
@@ -112,11 +101,15 @@ class Diagram:
         """States that ``x --> [*]`` marks as final."""
         return frozenset(e.src for e in self.edges if e.dst == START_END and e.src != START_END)
 
-    @property
+    @cached_property
     def labels(self) -> Mapping[tuple[str, str], str]:
         """``(src, dst) -> label`` for every labelled edge, ``[*]`` edges included.
 
         Keys use ``[*]`` for the pseudo-state; an empty label counts as none;
         if a pair is drawn twice, the first label wins.
         """
-        return self._labels
+        labels: dict[tuple[str, str], str] = {}
+        for edge in self.edges:
+            if edge.label is not None:
+                labels.setdefault((edge.src, edge.dst), edge.label)
+        return MappingProxyType(labels)

@@ -38,8 +38,6 @@ from bisect import bisect_right
 from collections.abc import Callable
 from functools import partial
 
-from generator.patterns import lazy
-
 from .grammar import _Builder, _Parser
 from .lexer import _SyntaxError, _tokenize
 from .model import START_END, SYNTAX_CODE, Diagram, DiagramState, Edge, Problem
@@ -120,16 +118,16 @@ _FAST_END = rf"(?:{_FAST_ID}|\[\*\])"
 # Possessive runs (never given back: what follows cannot start with a character of the set but
 # a blank, and `` *$`` takes no blank the run left) match as the plain ones do, a third faster.
 _FAST_TEXT = r"(?:[A-Za-z0-9 .,()/!?'-]++|#[0-9]++;)*+"
-_FAST_LINE = lazy(
+_FAST_LINE = re.compile(
     rf"(?P<blank> *)$"
     rf'| *(?P<kw>state) +"(?P<name>{_FAST_TEXT})" +as +(?P<alias>{_FAST_ID}) *$'
     rf"| *(?P<src>{_FAST_END}) +--> +(?P<dst>{_FAST_END})"
     rf"(?: *(?P<label>:) *(?P<text>{_FAST_TEXT}))? *$"
 )
-_FAST_CHARS = lazy(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"#;-]*\Z")
+_FAST_CHARS = re.compile(r"[A-Za-z0-9 \n_\[\]*>:.,()/!?'\"#;-]*\Z")
 # Words that start a keyword rule in some lexer state, or that Mermaid treats specially
 # (``accTitle``/``accDescr`` only: a state named ``accepted`` is plain).
-_FAST_RESERVED = lazy(
+_FAST_RESERVED = re.compile(
     r"state|note|class|style|default|click|href|scale|direction|acc(?:title|descr)|end|as\Z"
     r"|left|right|of\Z"
     r"|root_(?:start|end)\Z|hide|stateDiagram|fork|join|choice|concurrent",
@@ -137,7 +135,7 @@ _FAST_RESERVED = lazy(
 )
 
 
-_FAST_ENTITY = lazy(r"#([0-9]+);")
+_FAST_ENTITY = re.compile(r"#([0-9]+);")
 
 
 def _fast_entity(match: re.Match[str]) -> str:

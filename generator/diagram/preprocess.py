@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-
-from generator.patterns import lazy
-from generator.records import dataclass
+from typing import NamedTuple
 
 # JavaScript's \s (WhiteSpace + LineTerminator), written for a character class.
 _JS_WS = "\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -45,8 +43,7 @@ def _js_trim(text: str) -> str:
 # Step 1 and 2: preprocessing with a map back to the original offsets.
 
 
-@dataclass(slots=True)
-class _Mapped:
+class _Mapped(NamedTuple):
     """Text plus, for each character (and one past the end), its offset in the input.
 
     ``origin`` None: positions are not wanted (measuring the size Mermaid sees), which
@@ -111,20 +108,20 @@ class _Mapped:
 
 
 _BREAKS = "\n\r\u2028\u2029"  # JavaScript's line terminators (where "." and "^" stop)
-_CRLF = lazy("\r\n?")
-_TAG = lazy(f"<({_W}+)([^>]*)>")
-_ATTR_QUOTES = lazy('="([^"]*)"')
+_CRLF = re.compile("\r\n?")
+_TAG = re.compile(f"<({_W}+)([^>]*)>")
+_ATTR_QUOTES = re.compile('="([^"]*)"')
 _JS_BLANK = _JS_WS.replace("\n\x0b\x0c\r", "\x0b\x0c")  # \s without \n and \r
-_FRONT_MATTER = lazy(
+_FRONT_MATTER = re.compile(
     f"\\A([{_JS_BLANK}]*)-{{3}}{_S}*[\n\r](.*?)[\n\r]\\1-{{3}}{_S}*[\n\r]+", re.DOTALL
 )
-_DIRECTIVE = lazy(
+_DIRECTIVE = re.compile(
     f"%{{2}}{{{_S}*(?:({_W}+){_S}*:|({_W}+)){_S}*(?:({_W}+)|((?:(?!}}%{{2}}){_DOT}|\r?\n)*))?"
     f"{_S}*(?:}}%{{2}})?",
     _FLAGS,
 )
-_ENTITY = lazy(f"#({_W}+);")
-_INTEGER = lazy(r"\+?[0-9]+\Z")
+_ENTITY = re.compile(f"#({_W}+);")
+_INTEGER = re.compile(r"\+?[0-9]+\Z")
 
 
 def _preprocess(mapped: _Mapped) -> _Mapped:
@@ -237,8 +234,8 @@ def _lost_semicolons(text: str, word: str) -> Iterator[int]:
 # --------------------------------------------------------------------------
 # Step 4: what a label shows.
 
-_BR = lazy(f"<br{_S}*/?>", _FLAGS)
-_CHAR_REF = lazy(r"&(?:#([0-9]+);?|#[xX]([0-9a-fA-F]+);?|[A-Za-z][A-Za-z0-9]*;?)")
+_BR = re.compile(f"<br{_S}*/?>", _FLAGS)
+_CHAR_REF = re.compile(r"&(?:#([0-9]+);?|#[xX]([0-9a-fA-F]+);?|[A-Za-z][A-Za-z0-9]*;?)")
 
 
 def _numeric_ref(number: int) -> str:
@@ -282,7 +279,7 @@ def _decode_placeholders(text: str) -> str:
     )
 
 
-_PLACEHOLDER_PARTS = lazy(f"{_ENTITY_PLACEHOLDER_NAMED}|{_ENTITY_PLACEHOLDER_END}")
+_PLACEHOLDER_PARTS = re.compile(f"{_ENTITY_PLACEHOLDER_NAMED}|{_ENTITY_PLACEHOLDER_END}")
 
 
 def _decode_placeholders_for_display(text: str) -> str:
@@ -300,6 +297,6 @@ def _as_written(text: str) -> str:
     return _ENCODED_ENTITY.sub(lambda m: f"#{m.group(1)};", text)
 
 
-_ENCODED_ENTITY = lazy(
+_ENCODED_ENTITY = re.compile(
     f"(?:{_ENTITY_PLACEHOLDER_NUM}|{_ENTITY_PLACEHOLDER_NAMED})({_W}+){_ENTITY_PLACEHOLDER_END}"
 )

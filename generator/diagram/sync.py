@@ -17,7 +17,7 @@ size limit ...), is refused with the reason in :attr:`Edit.refused`.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from generator.diagram.model import START_END
 from generator.load.markdown import LIFECYCLE, Fence
@@ -152,7 +152,7 @@ def _checked(doc: Document, candidates: list[str]) -> Edit:
     reason = "nothing to write"
     for text in candidates:
         data = _encode(doc, text)
-        after = _hits(replace(doc, source=decode(data)))
+        after = _hits(doc._replace(source=decode(data)))
         broken = next(((c, m) for c, m in after if c in REPAIRED), None)
         if broken is not None:
             reason = f"the diagram statedoc would write is rejected by {broken[0]}: {broken[1]}"

@@ -97,8 +97,6 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from generator.patterns import lazy
-
 from .model import START_END
 
 if TYPE_CHECKING:  # jinja2 is imported lazily: the lint path must not need it
@@ -124,7 +122,7 @@ _ALWAYS_ESCAPED = frozenset(
     "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
-_DIRECTION = lazy("direction", re.IGNORECASE | re.ASCII)
+_DIRECTION = re.compile("direction", re.IGNORECASE | re.ASCII)
 #: ``str.translate`` table: each always-escaped character to its ``#N;`` entity.
 _ESCAPES = {ord(char): f"#{ord(char)};" for char in _ALWAYS_ESCAPED}
 
@@ -228,13 +226,13 @@ def _template() -> jinja2.Template:
 
 # Words that start a keyword rule in some lexer state of Mermaid's grammar, or that Mermaid
 # treats specially; a name starting with one is never written as a bare id.
-_KEYWORD_PREFIX = lazy(
+_KEYWORD_PREFIX = re.compile(
     r"state|note|class|style|default|click|href|scale|direction|acc|end|as\Z|left|right|of\Z"
     r"|root|hide|stateDiagram|fork|join|choice|concurrent",
     re.IGNORECASE,
 )
 # ASCII letters and digits, ``_`` only between them (never Markdown emphasis).
-_PLAIN_ID = lazy(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*\Z")
+_PLAIN_ID = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*\Z")
 
 
 @functools.cache

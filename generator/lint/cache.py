@@ -7,34 +7,35 @@ after the cache, so they are not part of the key. Entries are written atomically
 rename), so concurrent runs can share the folder; a corrupt entry is a miss. Deleting the
 folder is always safe.
 
-Entries are authenticated: each file starts with an HMAC-SHA256 of its key and body under a
-per-cache secret (``secret``, mode 0600, created atomically with the cache). A forged or edited
-entry (a CI cache restored from elsewhere, a hostile checkout) is a miss, never a result, so
-it can neither hide findings nor put code into ``generated/``.
+Trust model: the folder is trusted as the working tree is. Whoever can write it (the
+checkout's user, a CI job that restores it from its cache store) can also write the specs,
+the generated code and the CI configuration, so entries are not authenticated: a key kept in
+the folder would travel with a restored copy, and one kept anywhere else would make every CI
+run cold. Each entry starts with the SHA-256 of its key and body (:func:`seal`), so one that
+is corrupt, edited by hand or copied under another key is a miss. That is an integrity check,
+not a signature: whoever rewrites an entry can rewrite its digest. The render cache holds
+digests of files, never their bytes, so nothing in it is ever written to ``generated/``. A
+check that must not trust the folder it was given runs with ``--no-cache``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import hmac
 import json
 import os
-import stat
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from generator import __version__
 from generator.findings import Finding
 from generator.lint.document import SpecFacts
 from generator.load.source import read_bounded
 from generator.output.files import replace_file
-from generator.records import asdict, dataclass
 
 FOLDER = ".statedoc_cache"
 _LAYOUT = "v3"  # v3: 16 shard folders per cache, not 256
-SECRET = "secret"
-_SECRET_BYTES = 32
 
 
 def _dependencies() -> str:
@@ -102,78 +103,20 @@ def _ignore(folder: Path) -> None:
     _IGNORED.add(folder)
 
 
-def _read_secret(path: Path) -> bytes | None:
-    """The secret if it is a private regular file of the right size (else no trust at all)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != os.getuid():
-            return None
-        data = os.read(fd, _SECRET_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return data if len(data) == _SECRET_BYTES else None
+def _digest(key: str, body: bytes) -> bytes:
+    return hashlib.sha256(key.encode() + b"\0" + body).hexdigest().encode()
 
 
-def _create_secret(path: Path) -> bytes | None:
-    """A new random secret, published with ``link`` so that two runs creating the cache at
-    once agree on one secret (the loser reads the winner's) and nobody sees half a file. An
-    existing secret that cannot be trusted (readable by others, as any file checked out of
-    git is, or not ours) is replaced: what it signed is then a miss."""
-    import secrets
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{SECRET}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secrets.token_bytes(_SECRET_BYTES))
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            if _read_secret(path) is None:
-                os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-    return _read_secret(path)
+def seal(key: str, body: bytes) -> bytes:
+    """An entry's bytes: the digest of its key and body on the first line, then the body."""
+    return _digest(key, body) + b"\n" + body
 
 
-class _Keyed:
-    """The secret of one cache folder, read once (created on the first write)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.secret_path = folder / SECRET
-        self._secret: bytes | None = None
-
-    def secret(self, *, create: bool) -> bytes | None:
-        if self._secret is None:
-            self._secret = _read_secret(self.secret_path)
-            if self._secret is None and create:
-                with contextlib.suppress(OSError):
-                    self._secret = _create_secret(self.secret_path)
-        return self._secret
-
-    def seal(self, key: str, body: bytes) -> bytes | None:
-        secret = self.secret(create=True)
-        if secret is None:
-            return None
-        mac = hmac.new(secret, key.encode() + b"\0" + body, hashlib.sha256).hexdigest()
-        return mac.encode() + b"\n" + body
-
-    def open(self, key: str, data: bytes) -> bytes | None:
-        """The body if the entry was sealed with this cache's secret under this key."""
-        secret = self.secret(create=False)
-        mac, _, body = data.partition(b"\n")
-        if secret is None:
-            return None
-        expected = hmac.new(secret, key.encode() + b"\0" + body, hashlib.sha256).hexdigest()
-        return body if hmac.compare_digest(mac, expected.encode()) else None
+def unseal(key: str, data: bytes) -> bytes | None:
+    """The body of an entry :func:`seal` made under ``key``; None for anything else (a
+    corrupt or hand-edited entry, or one stored under another key)."""
+    digest, _, body = data.partition(b"\n")
+    return body if digest == _digest(key, body) else None
 
 
 #: An entry larger than this is not read (a miss): no lint result comes near it.
@@ -192,10 +135,9 @@ def _read_entry(path: str) -> bytes:
 def _sharded(folder: str, key: str) -> str:
     """An entry's path: in one of 16 folders by the key's first character. Some sharding
     keeps folders small at 100,000 documents; few shards keep a cold run from creating
-    hundreds of folders, each a new inode that ext4 spreads over its block groups (with 256
-    shards per cache, a cold ``generate`` of 1,000 documents spent about 0.5 s more system
-    time creating its cache entries). A string: a no-op run looks up two entries per
-    document, and a ``Path`` per lookup cost more than reading the entry."""
+    hundreds of folders, each a new inode that ext4 spreads over its block groups (a
+    measurable share of a cold ``generate``'s system time). A string: a no-op run looks up
+    two entries per document, and a ``Path`` per lookup costs more than reading the entry."""
     return os.path.join(folder, key[:1], f"{key[1:]}.json")
 
 
@@ -206,7 +148,6 @@ class Cache:
         self.folder = root / FOLDER / _LAYOUT
         self._base = os.fspath(self.folder)
         self.salt = f"{code_fingerprint()}:{max_file_size}:".encode()
-        self.keyed = _Keyed(self.folder)
 
     def key(self, data: bytes) -> str:
         return hashlib.sha256(self.salt + data).hexdigest()
@@ -216,7 +157,7 @@ class Cache:
 
     def get(self, key: str, path: str) -> tuple[list[Finding], SpecFacts | None] | None:
         try:
-            body = self.keyed.open(key, _read_entry(_sharded(self._base, key)))
+            body = unseal(key, _read_entry(_sharded(self._base, key)))
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8", "surrogatepass"))
@@ -229,20 +170,16 @@ class Cache:
     def put(self, key: str, findings: list[Finding], facts: SpecFacts | None) -> None:
         entry = {
             "findings": [{**f.to_dict(), "path": ""} for f in findings],
-            "facts": None if facts is None else asdict(facts),
+            "facts": None if facts is None else facts._asdict(),
         }
         target = self._path(key)
         with contextlib.suppress(OSError):  # a read-only checkout still lints
             _ignore(self.folder.parent)  # the entry's folder is made with its first file
-            data = self.keyed.seal(
-                key, json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
-            )
-            if data is not None:
-                replace_file(target, data, durable=False)
+            body = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            replace_file(target, seal(key, body), durable=False)
 
 
-@dataclass(frozen=True)
-class Rendered:
+class Rendered(NamedTuple):
     """What the render cache knows about one document (by its bytes and path): its module
     parts, where its ``id`` stands, whether its Mermaid block is in sync with its front matter
     (a fact of the bytes alone), and its files per target as rendered under ``context`` (the
@@ -268,7 +205,6 @@ class RenderCache:
         self.folder = root / FOLDER / _LAYOUT / "render"
         self._base = os.fspath(self.folder)
         self.salt = code_fingerprint()
-        self.keyed = _Keyed(self.folder.parent)
         self._project = os.path.isfile(root / "pyproject.toml")
         self._read: dict[str, Rendered | None] = {}  # the diagram and generate steps share
 
@@ -280,7 +216,7 @@ class RenderCache:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def get(self, key: str) -> Rendered | None:
-        """The entry :meth:`put` stored under ``key``; a missing, corrupt or forged one is
+        """The entry :meth:`put` stored under ``key``; a missing, corrupt or edited one is
         None. Read once per instance (keys name content, so an entry never changes)."""
         if key not in self._read:
             self._read[key] = self._load(key)
@@ -288,7 +224,7 @@ class RenderCache:
 
     def _load(self, key: str) -> Rendered | None:
         try:
-            body = self.keyed.open(key, _read_entry(_sharded(self._base, key)))
+            body = unseal(key, _read_entry(_sharded(self._base, key)))
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8"))
@@ -320,7 +256,5 @@ class RenderCache:
                 "context": entry.context,
                 "files": entry.files,
             }
-            data = self.keyed.seal(key, json.dumps(raw).encode("utf-8"))
-            if data is not None:
-                replace_file(self._path(key), data, durable=False)
-                self._read[key] = entry
+            replace_file(self._path(key), seal(key, json.dumps(raw).encode("utf-8")), durable=False)
+            self._read[key] = entry

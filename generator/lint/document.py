@@ -8,7 +8,7 @@ values that are not there. A crash inside a check becomes an SD000 finding for t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from generator.findings import Finding, Related, Severity
 from generator.lint import suppression
@@ -18,15 +18,13 @@ from generator.load import strict_yaml as yamlload
 from generator.load.source import DecodeError, SourceText, Span, decode
 from generator.load.textchecks import bidi_controls, foreign_encoding
 from generator.model.document import Document
-from generator.records import dataclass, field
 from generator.rules import REGISTRY, Hit, all_rules, document_checks, finding
 
 if TYPE_CHECKING:
     from traceback import FrameSummary
 
 
-@dataclass(frozen=True, slots=True)
-class SpecFacts:
+class SpecFacts(NamedTuple):
     """What cross-file rules need from a document: small enough to cache and to ship."""
 
     id: str
@@ -37,16 +35,28 @@ class SpecFacts:
     suppressed: bool = False  # an inline ``ignore[SD204]`` on the id line
 
 
-@dataclass(slots=True)  # one per linted file, kept to the end of the run: no __dict__
 class FileResult:
-    path: str
-    findings: list[Finding] = field(default_factory=list)
-    facts: SpecFacts | None = None
-    document: Document | None = None  # only when lint succeeded far enough to build one
-    suppressions: Suppressions | None = None  # inline ignores in real comments, if any
-    #: SHA-256 of the bytes read from disk, when the document is kept: the later steps then
-    #: know the file without reading it again (None for bytes not read from the file).
-    sha256: str | None = None
+    """What linting one file gave. One per linted file, kept to the end of the run: slots,
+    no ``__dict__``."""
+
+    __slots__ = ("document", "facts", "findings", "path", "sha256", "suppressions")
+
+    def __init__(
+        self,
+        path: str,
+        findings: list[Finding] | None = None,
+        facts: SpecFacts | None = None,
+    ) -> None:
+        self.path = path
+        self.findings: list[Finding] = [] if findings is None else findings
+        self.facts = facts
+        #: Only when lint succeeded far enough to build one.
+        self.document: Document | None = None
+        #: Inline ignores in real comments, if any.
+        self.suppressions: Suppressions | None = None
+        #: SHA-256 of the bytes read from disk, when the document is kept: the later steps
+        #: then know the file without reading it again (None for bytes not read from it).
+        self.sha256: str | None = None
 
 
 class _Reporter:

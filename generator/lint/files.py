@@ -8,7 +8,7 @@ import itertools
 import os
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from generator.config import Config
 from generator.findings import Finding, Severity
@@ -23,7 +23,6 @@ from generator.lint.selection import Selection
 from generator.lint.suppression import Suppressions
 from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
-from generator.records import dataclass, replace
 
 if TYPE_CHECKING:
     from generator.lint.cache import Cache
@@ -32,18 +31,21 @@ if TYPE_CHECKING:
 PARALLEL_MIN = 48
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """Everything besides a file's bytes that decides what is reported for it."""
 
     selection: Selection
     max_file_size: int
 
 
-@dataclass
 class LintRun:
-    results: list[FileResult]
-    findings: list[Finding]
+    """Every file's result and the findings of the run, selected and sorted."""
+
+    __slots__ = ("findings", "results")
+
+    def __init__(self, results: list[FileResult], findings: list[Finding]) -> None:
+        self.results = results
+        self.findings = findings
 
     @property
     def has_errors(self) -> bool:
@@ -199,7 +201,7 @@ def _lint_data(spec: SpecFile, data: bytes, max_file_size: int) -> FileResult:
         and result.suppressions is not None
         and result.suppressions.ignores(result.facts.id_line, "SD204")
     ):
-        result.facts = replace(result.facts, suppressed=True)
+        result.facts = result.facts._replace(suppressed=True)
     return result
 
 

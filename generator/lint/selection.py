@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from generator.errors import ConfigError
-from generator.records import dataclass
 
 
 def known_codes() -> list[str]:
@@ -40,8 +40,7 @@ def _matches(code: str, patterns: Iterable[str]) -> int:
     return best
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     per_file: Mapping[str, tuple[str, ...]] | None = None

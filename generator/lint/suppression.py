@@ -15,22 +15,22 @@ from collections.abc import Collection, Iterator
 from generator.load.markdown import Body
 from generator.load.source import SourceText, Span
 from generator.load.strict_yaml import Scalars
-from generator.patterns import lazy
-from generator.records import dataclass, field
 
 MARK = "statedoc:"
-_DIRECTIVE = lazy(r"(?:#|%%)\s*statedoc:\s*ignore\[([^\]\r\n]*)\]")
-_TOKEN = lazy(r"[^\s,]+")
-_LINE = lazy(r"[^\r\n]*(?:\r\n?|\n|$)")
+_DIRECTIVE = re.compile(r"(?:#|%%)\s*statedoc:\s*ignore\[([^\]\r\n]*)\]")
+_TOKEN = re.compile(r"[^\s,]+")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
 
 
-@dataclass
 class Suppressions:
     """Codes silenced per 1-based line (an empty tuple silences every code on its line), and
     the entries that name no rule (reported as SD012)."""
 
-    lines: dict[int, list[tuple[str, ...]]] = field(default_factory=dict)
-    unknown: list[tuple[Span, str]] = field(default_factory=list)
+    __slots__ = ("lines", "unknown")
+
+    def __init__(self) -> None:
+        self.lines: dict[int, list[tuple[str, ...]]] = {}
+        self.unknown: list[tuple[Span, str]] = []
 
     def ignores(self, line: int, code: str) -> bool:
         return any(

@@ -39,18 +39,19 @@ def _serve(conn: Connection, work: Callable[[T], R], parent: int, siblings: list
             os.close(fd)
     while True:
         try:
-            chunk: list[tuple[int, T]] | None = conn.recv()
+            chunk: list[T] | None = conn.recv()
         except EOFError:
             return
         if chunk is None:
             return
-        conn.send([(index, in_worker(work, item)) for index, item in chunk])
+        conn.send([in_worker(work, item) for item in chunk])
 
 
 class _Worker(Generic[T]):
     def __init__(self, process: multiprocessing.process.BaseProcess, conn: Connection) -> None:
         self.process = process
         self.conn = conn
+        self.start = 0  # where the chunk it is working on starts in ``items``
 
 
 def run_parallel(
@@ -77,10 +78,12 @@ def iter_parallel(
     for those before it, so the caller can stream); ``tick(n)`` after each ``n`` results. On
     any way out but success (Ctrl-C, SIGTERM, a worker that died, the caller closing the
     iterator) every worker is terminated before the exception goes on."""
-    todo: Iterator[list[tuple[int, T]]] = (
-        list(enumerate(items))[start : start + chunk] for start in range(0, len(items), chunk)
+    # A chunk is sent as a slice alone: the parent remembers where each worker's chunk
+    # starts, so neither side builds or pickles an index per item.
+    todo: Iterator[tuple[int, list[T]]] = (
+        (start, list(items[start : start + chunk])) for start in range(0, len(items), chunk)
     )
-    early: dict[int, R] = {}  # results of later items, waiting for an earlier chunk
+    early: dict[int, list[R]] = {}  # results of later chunks by start, waiting for earlier ones
     following_index = 0
     pool: dict[Connection, _Worker[T]] = {}
     finished = False
@@ -99,29 +102,32 @@ def iter_parallel(
                 process.start()
                 pool[ours] = _Worker(process, ours)
             theirs.close()
-            ours.send(next(todo))
+            pool[ours].start, first = next(todo)
+            ours.send(first)
         busy = set(pool)
         while busy:
             for ready in wait(list(busy)):
                 assert isinstance(ready, Connection)
                 try:
-                    done: list[tuple[int, R]] = ready.recv()
+                    done: list[R] = ready.recv()
                 except EOFError:
                     await_signal()  # killed by the signal that is also on its way to us?
                     code = pool[ready].process.exitcode
                     message = f"a lint worker ended unexpectedly (exit code {code})"
                     raise WorkerDiedError(message) from None
                 tick(len(done))
+                early[pool[ready].start] = done
                 following = next(todo, None)  # keep the worker busy before yielding
                 if following is None:
                     ready.send(None)
                     busy.discard(ready)
                 else:
-                    ready.send(following)
-                early.update(done)
+                    pool[ready].start, next_chunk = following
+                    ready.send(next_chunk)
                 while following_index in early:
-                    yield early.pop(following_index)
-                    following_index += 1
+                    results = early.pop(following_index)
+                    following_index += len(results)
+                    yield from results
         finished = True
     finally:
         if not finished:

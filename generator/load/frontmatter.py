@@ -7,20 +7,17 @@ python-frontmatter silently returns ``{}`` for a missing or unterminated block a
 from __future__ import annotations
 
 import re
-
-from generator.patterns import lazy
-from generator.records import dataclass
+from typing import NamedTuple
 
 # Linear on any input: the look-behind is one character, the possessive ``*+`` never gives
 # back a run of blanks to retry the line break (a 1 MB line of spaces is scanned once), and
 # the first line is found with a match, not by splitting the whole text into lines.
-_FENCE = lazy(r"---[ \t]*+(?:\r\n?|\n|\Z)")
-_CLOSE = lazy(r"(?<=[\r\n])---[ \t]*+(?:\r\n?|\n|\Z)")
-_FIRST_LINE = lazy(r"[^\r\n]{0,41}")
+_FENCE = re.compile(r"---[ \t]*+(?:\r\n?|\n|\Z)")
+_CLOSE = re.compile(r"(?<=[\r\n])---[ \t]*+(?:\r\n?|\n|\Z)")
+_FIRST_LINE = re.compile(r"[^\r\n]{0,41}")
 
 
-@dataclass(frozen=True, slots=True)
-class Split:
+class Split(NamedTuple):
     """Offsets are code points into the decoded text."""
 
     yaml_text: str

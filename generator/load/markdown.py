@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import re
 from functools import cache, cached_property
-
-from generator.patterns import lazy
-from generator.records import dataclass
+from typing import NamedTuple
 
 #: The heading of the section that holds the diagram.
 LIFECYCLE = "The Lifecycle"
 
-_LINE = lazy(r"[^\r\n]*(?:\r\n?|\n|$)")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
 _LINE_START = r"(?:^|(?<=[\r\n]))"  # LF, CRLF and a lone CR end a line
 # A line that may open a fence or be a heading: up to three spaces, then ` ~ or #.
-_CANDIDATE = lazy(_LINE_START + r" {0,3}[`~#]")
+_CANDIDATE = re.compile(_LINE_START + r" {0,3}[`~#]")
 
 
 @cache
@@ -79,16 +77,14 @@ def _heading(line: str) -> tuple[int, str] | None:
     return level, title.strip()
 
 
-@dataclass(frozen=True, slots=True)
-class Heading:
+class Heading(NamedTuple):
     level: int
     text: str
     start: int  # offset of the heading line
     end: int  # offset just past its line break
 
 
-@dataclass(frozen=True, slots=True)
-class Fence:
+class Fence(NamedTuple):
     info: str
     start: int  # offset of the opening fence line
     content_start: int  # offset of the first content line
@@ -101,12 +97,14 @@ class Fence:
         return text[self.content_start : self.content_end]
 
 
-@dataclass(frozen=True)
-class Body:
-    """Headings and fences of the body (``text[offset:]``); offsets are into ``text``."""
-
+class _BodyFields(NamedTuple):
     text: str  # the whole document
     offset: int  # where the body starts
+
+
+class Body(_BodyFields):
+    """Headings and fences of the body (``text[offset:]``); offsets are into ``text``. The
+    subclass's ``__dict__`` holds the cached scans."""
 
     @cached_property
     def _scan(self) -> tuple[tuple[Heading, ...], tuple[Fence, ...]]:
@@ -194,8 +192,8 @@ class Body:
 
 
 #: What ``str.splitlines`` breaks at (every one is also whitespace to ``\s``).
-_LINE_END = lazy("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_NOT_SPACE = lazy(r"\S")
+_LINE_END = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_NOT_SPACE = re.compile(r"\S")
 
 
 def _first_statement(content: str) -> str:

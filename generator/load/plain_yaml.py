@@ -11,27 +11,27 @@ the quick path gives up and that loader decides, so every problem comes from it.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import yaml
 
 from generator.load.source import Span
-from generator.patterns import lazy
 
 _Path = tuple[str | int, ...]  # strict_yaml.Path (that module imports this one)
 #: A quick load: the values, the spans and key spans of the top level, the marks of every node.
 Quick = tuple[object, dict[_Path, Span], dict[_Path, Span], Sequence[int]]
 
-_NULL = lazy(r"~|null|Null|NULL|")
-_TRUE = lazy(r"true|True|TRUE")
-_FALSE = lazy(r"false|False|FALSE")
-_INT10 = lazy(r"[-+]?[0-9]+")
-_INT8 = lazy(r"0o[0-7]+")
-_INT16 = lazy(r"0x[0-9a-fA-F]+")
-_FLOAT = lazy(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
-_INF = lazy(r"[-+]?\.(?:inf|Inf|INF)")
-_NAN = lazy(r"\.(?:nan|NaN|NAN)")
+_NULL = re.compile(r"~|null|Null|NULL|")
+_TRUE = re.compile(r"true|True|TRUE")
+_FALSE = re.compile(r"false|False|FALSE")
+_INT10 = re.compile(r"[-+]?[0-9]+")
+_INT8 = re.compile(r"0o[0-7]+")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)")
 _MAX_INT_DIGITS = 4000
 _SCALAR_EVENT = yaml.ScalarEvent
 _OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)

@@ -7,13 +7,12 @@ so its ``mark.line`` drifts. Everything here works from code-point offsets inste
 from __future__ import annotations
 
 import os
+import re
 from bisect import bisect_right
+from functools import cached_property
 from typing import NamedTuple
 
-from generator.patterns import lazy
-from generator.records import dataclass, field
-
-_BREAK = lazy(r"\r\n?|\n")
+_BREAK = re.compile(r"\r\n?|\n")
 BOM = "\ufeff"
 
 
@@ -31,22 +30,34 @@ class Span(NamedTuple):
 _SCAN_BUDGET = 16
 
 
-@dataclass(frozen=True)
-class SourceText:
+class _SourceFields(NamedTuple):
+    text: str
+    had_bom: bool = False
+
+
+class SourceText(_SourceFields):
     """Decoded document text (one leading BOM removed) with a lazily built line table.
 
     Lookups count line breaks (``str.count``, in C) from the previous lookup, as findings
     come roughly in order, and remember the start of each line they met; the full table (one
     int per line) is built only once counting has scanned ``_SCAN_BUDGET`` times the text.
+    Equal and hashed by its fields (a NamedTuple's); the tables live in the subclass's
+    ``__dict__``, outside them.
     """
 
-    text: str
-    had_bom: bool = False
-    _starts: list[int] = field(default_factory=list, repr=False, compare=False)
-    #: Counting state: [cursor offset, its line, its line's start, characters scanned,
-    #: 1 if the text holds a CR]; empty until the first lookup.
-    _cursor: list[int] = field(default_factory=list, repr=False, compare=False)
-    _known: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+    @cached_property
+    def _starts(self) -> list[int]:
+        return []
+
+    @cached_property
+    def _cursor(self) -> list[int]:
+        """Counting state: [cursor offset, its line, its line's start, characters scanned,
+        1 if the text holds a CR]; empty until the first lookup."""
+        return []
+
+    @cached_property
+    def _known(self) -> dict[int, int]:
+        return {}
 
     def _line_starts(self) -> list[int]:
         if not self._starts:

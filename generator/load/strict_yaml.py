@@ -11,7 +11,7 @@ never ``mark.line``, which drifts at U+2028.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -23,7 +23,6 @@ from generator.load.plain_yaml import (
 )
 from generator.load.plain_yaml import resolve_plain as resolve_plain  # noqa: PLC0414 - re-export
 from generator.load.source import Span
-from generator.records import dataclass, field
 
 Path = tuple[str | int, ...]
 
@@ -35,8 +34,7 @@ _MAP_TAGS = {None, "!", "tag:yaml.org,2002:map"}
 _COMPLEX = "\x00complex"  # the key of a value that is not kept (complex or repeated key)
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """A loading error with its code (SD003, SD004 or SD005) and file-offset span."""
 
     code: str
@@ -124,25 +122,36 @@ class Loaded:
         return f"Loaded(value={self.value!r}, spans={self.spans!r}, key_spans={self.key_spans!r})"
 
 
-@dataclass(slots=True)
 class Scalars:
     """The file span of every scalar (keys too), in document order, and whether the whole text
     was parsed. Outside these spans a ``#`` after a blank starts a comment: that is how inline
     ignores are told from text, since libyaml reports no comments."""
 
-    spans: list[Span] = field(default_factory=list)
-    complete: bool = False
+    __slots__ = ("complete", "spans")
+
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+        self.complete = False
 
 
-@dataclass(slots=True)
 class _Frame:
-    container: dict[str, object] | list[object]
-    path: Path
-    start: int
-    key: str | None = None
-    key_span: Span | None = None
-    seen: dict[str, Span] = field(default_factory=dict)
-    dead: bool = False  # a complex key: its contents are not kept
+    __slots__ = ("container", "dead", "key", "key_span", "path", "seen", "start")
+
+    def __init__(
+        self,
+        container: dict[str, object] | list[object],
+        path: Path,
+        start: int,
+        *,
+        dead: bool = False,  # a complex key: its contents are not kept
+    ) -> None:
+        self.container = container
+        self.path = path
+        self.start = start
+        self.key: str | None = None
+        self.key_span: Span | None = None
+        self.seen: dict[str, Span] = {}
+        self.dead = dead
 
 
 def _error_index(exc: yaml.YAMLError, text: str, c_reader: bool) -> tuple[int, str]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator
 
 from generator.load.markdown import Body
-from generator.patterns import lazy
 
 _BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
     (b"\xff\xfe\x00\x00", "UTF-32 LE"),
@@ -17,7 +17,7 @@ _BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
 
 #: Explicit embeddings, overrides and isolates, the implicit marks and the Arabic letter mark:
 #: each can make text display in an order other than the one it is read in.
-BIDI = lazy("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 #: The characters :data:`BIDI` matches, for a quick substring test.
 _BIDI_CHARS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
 

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from functools import cached_property
+from typing import NamedTuple
 
 from generator.load.markdown import Body
 from generator.load.source import SourceText, Span
 from generator.load.strict_yaml import Loaded, Path
 from generator.model.spec import Spec
-from generator.records import dataclass
 
 
-@dataclass(frozen=True)
-class Document:
+class _DocumentFields(NamedTuple):
     path: str
     source: SourceText
     loaded: Loaded
     spec: Spec
     body_offset: int
+
+
+class Document(_DocumentFields):
+    """Immutable fields (a NamedTuple's); the subclass's ``__dict__`` holds the cached
+    properties."""
 
     @cached_property
     def body(self) -> Body:

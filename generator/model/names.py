@@ -8,16 +8,15 @@ is normalised here too: two names that Python would treat as one are one here.
 from __future__ import annotations
 
 import keyword
+import re
 import unicodedata
-
-from generator.patterns import lazy
 
 #: PostgreSQL's identifier limit in bytes; names the SQL target derives are kept within it.
 SQL_NAME_BYTES = 63
 #: A binding's table/column/schema: the name as PostgreSQL stores an unquoted identifier.
 SQL_NAME = r"[a-z_][a-z0-9_$]*"
 
-_SEPARATORS = lazy(r"_+")
+_SEPARATORS = re.compile(r"_+")
 
 
 def _words(text: str) -> list[str]:

@@ -8,21 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from generator.load.strict_yaml import Path
-from generator.records import dataclass, field
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     name: str
     meaning: str | None
     path: Path
 
 
-@dataclass(frozen=True, slots=True)
-class Transition:
+class Transition(NamedTuple):
     from_state: str
     to_state: str
     trigger: str
@@ -52,13 +50,12 @@ class Transition:
 #: in declaration order; written once here, read by the renderer.
 TRANSITION_TEXT_FIELDS: tuple[str, ...] = tuple(
     name
-    for name in Transition.__match_args__  # every field is an __init__ field, in order
+    for name in Transition._fields
     if name not in ("from_state", "to_state", "path", "event", "from_index")
 )
 
 
-@dataclass(frozen=True, slots=True)
-class InvalidPair:
+class InvalidPair(NamedTuple):
     from_state: str
     to_state: str
     why: str
@@ -69,8 +66,7 @@ class InvalidPair:
         return (self.from_state, self.to_state)
 
 
-@dataclass(frozen=True, slots=True)
-class Storage:
+class Storage(NamedTuple):
     """Where a database keeps the state (front matter ``storage``): ``schema`` None means the
     connection's search path decides. Only the SQL target reads it."""
 
@@ -80,10 +76,7 @@ class Storage:
     path: Path
 
 
-@dataclass(frozen=True)
-class Spec:
-    """One state document's front matter. ``initial`` is the declared list, if any."""
-
+class _SpecFields(NamedTuple):
     id: str
     title: str
     object: str
@@ -98,8 +91,15 @@ class Spec:
     source_sha: Mapping[str, str]
     invariants: tuple[str, ...]
     evidence: tuple[str, ...]
-    text_fields: Mapping[str, str] = field(default_factory=dict)
+    text_fields: Mapping[str, str] = MappingProxyType({})
     storage: Storage | None = None
+
+
+class Spec(_SpecFields):
+    """One state document's front matter. ``initial`` is the declared list, if any.
+
+    Its fields are a NamedTuple's (immutable, equal by value); this subclass has a
+    ``__dict__`` for the cached properties the rules share."""
 
     @cached_property
     def state_names(self) -> tuple[str, ...]:

@@ -4,19 +4,19 @@ Every document is tried: one that cannot be rewritten (lint errors, a block stat
 redraw, a read-only or unwritable file, a file changed while statedoc ran) is a finding
 with the block's position, and the others are still written. The edits are planned and
 applied by the one plan/apply layer (:func:`generator.output.plan.plan_edits`,
-:func:`~generator.output.plan.apply_plan`) as in-place edits of the linted documents;
+:func:`generator.output.apply.apply_plan`) as in-place edits of the linted documents;
 without ``write`` each drifted diagram is SD407 with its diff.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.findings import Finding, Severity
 from generator.lint.files import LintRun
 from generator.model.document import Document
-from generator.records import dataclass, field
 
 if TYPE_CHECKING:  # the plan module imports the renderers: not on `statedoc lint`'s path
     from generator.output.plan import At, DocumentEdit, Plan, Problem
@@ -181,7 +181,7 @@ def sync_diagrams(
     also rewrites read-only documents."""
     outcome = plan_diagrams(run, paths)
     if write:
-        from generator.output.plan import apply_plan
+        from generator.output.apply import apply_plan
 
         outcome.written, _ = apply_plan(outcome.plan, force=force)
     return outcome

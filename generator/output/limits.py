@@ -13,8 +13,7 @@ temp file fits too.
 from __future__ import annotations
 
 import os
-
-from generator.records import dataclass
+from dataclasses import dataclass
 
 #: Linux's limits (ext4, tmpfs, ...), used when ``pathconf`` cannot say.
 NAME_MAX = 255

@@ -1,5 +1,6 @@
 """Reading an output folder safely: where a path really leads, whether a file is statedoc's,
-and how findings and diffs name paths (used by :mod:`generator.output.plan`)."""
+and how findings and diffs name paths (used by :mod:`generator.output.plan` when planning and
+by :mod:`generator.output.apply` again at write time)."""
 
 from __future__ import annotations
 

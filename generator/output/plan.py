@@ -1,11 +1,12 @@
-"""One plan/apply layer for every file statedoc writes.
+"""The plan of every file statedoc writes: what to create, update, delete or refuse, and why.
 
 ``generate`` (modules, diagrams, ``--tests`` modules) plans its writes into an output folder
 here: :func:`plan_outputs` reads the folder and returns every create/update/delete with old and
 new bytes (``--check`` prints them as diffs and writes nothing). The diagram step (``diagram
 --write``, ``build``) plans its in-place edits of the user's documents with :func:`plan_edits`.
-:func:`apply_plan` performs either plan. Every refusal is a :class:`Problem` and every pending
-change can be turned into a finding (SD4xx), so CI reports carry them in every format.
+Planning only reads; :func:`generator.output.apply.apply_plan` performs either plan. Every
+refusal is a :class:`Problem` and every pending change can be turned into a finding (SD4xx), so
+CI reports carry them in every format.
 
 Safety rules for output folders, each refused with a message rather than worked around:
 
@@ -16,7 +17,8 @@ Safety rules for output folders, each refused with a message rather than worked 
 * stale files (carrying the header, produced by nothing) are only looked for when asked, never
   below another output root nested in the folder;
 * a file is replaced only while it still holds the bytes that were planned against (and
-  created only while still missing): nothing is overwritten that the diff did not show.
+  created only while still missing): nothing is overwritten that the diff did not show
+  (checked again when applying).
 
 An edit of a user's document (:class:`DocumentEdit`, the one kind that needs no header) is
 only made from a document linted in this run, and only while the file still holds exactly
@@ -26,10 +28,10 @@ document is written through to its target; the file keeps its mode.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -37,12 +39,10 @@ from generator.findings import Finding, Severity
 from generator.load.source import BOM
 from generator.output.files import unified_diff
 from generator.output.paths import display, first_line, inside, label_for, ours, unsafe
-from generator.records import dataclass, field
 from generator.templating import has_header
 
 if TYPE_CHECKING:
     from generator.model.document import Document
-    from generator.output.files import Batch
 
 __all__ = [  # ``display`` too: callers name paths as the plan's findings do
     "Action",
@@ -52,7 +52,6 @@ __all__ = [  # ``display`` too: callers name paths as the plan's findings do
     "Output",
     "Plan",
     "Problem",
-    "apply_plan",
     "diff",
     "display",
     "linted_bytes",
@@ -65,10 +64,17 @@ __all__ = [  # ``display`` too: callers name paths as the plan's findings do
 Action = Literal["create", "update", "delete", "edit"]
 _SKIP_DIRS = {"__pycache__", "node_modules"}
 
-#: Codes of the output stage (catalogue: :mod:`generator.rules.catalogue`).
-STALE, MISSING, LEFT_OVER, FOREIGN, UNSAFE, COLLISION, DRIFT, WRITE_FAILED, REFUSED = (
-    f"SD40{n}" for n in range(1, 10)
-)
+# Codes of the output stage (catalogue: :mod:`generator.rules.catalogue`).
+STALE = "SD401"
+MISSING = "SD402"
+LEFT_OVER = "SD403"
+FOREIGN = "SD404"
+UNSAFE = "SD405"
+COLLISION = "SD406"
+DRIFT = "SD407"
+WRITE_FAILED = "SD408"
+REFUSED = "SD409"
+
 #: A position in a file: ``(line, column, end_line, end_column)``, 1-based.
 At = tuple[int, int, int, int]
 _TOP: At = (1, 1, 1, 1)
@@ -400,113 +406,3 @@ def _writable(path: Path) -> bool:
     except OSError:
         return True  # gone since reading: applying reports it
     return bool(mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)) and os.access(path, os.W_OK)
-
-
-def apply_plan(plan: Plan, *, force: bool = False) -> tuple[int, int]:
-    """Perform the plan's changes: ``(written, deleted)``. Safety is checked again for each
-    file just before it is touched; a file that cannot be written or deleted becomes a
-    problem of the plan (SD408), and the other changes still happen. ``force``: also edit
-    documents whose file is read-only."""
-    from generator.output.files import Batch  # lazy: planning alone never writes
-
-    batch = Batch()  # one flush for every file written (output/files.py)
-    try:
-        written, deleted = _apply(plan, batch, force)
-    except BaseException:
-        batch.abort()
-        raise
-    for path, exc in batch.commit():
-        written -= 1
-        plan.problems.append(
-            Problem(display(path), 1, 1, f"cannot write: {_reason(exc)}", WRITE_FAILED)
-        )
-    return written, deleted
-
-
-def _apply(plan: Plan, batch: Batch, force: bool) -> tuple[int, int]:
-    from generator.output.files import read_current
-
-    written = deleted = 0
-    made = False  # the output folder, made before the first file is written into it
-    for change in plan.changes:
-        if change.edit is not None:
-            written += _apply_edit(plan, change, change.edit, force)
-            continue
-        path = plan.out / change.relative
-        try:
-            if change.new is not None:
-                if not made:
-                    plan.out.mkdir(parents=True, exist_ok=True)
-                    made = True
-                reason = unsafe(plan.out, change.relative)
-                if reason is not None:
-                    plan.problems.append(
-                        Problem(display(path), 1, 1, f"refused to write: {reason}", UNSAFE)
-                    )
-                    continue
-                now = read_current(path)
-                if (None if now is None else now[0]) != change.old:
-                    # Created or edited since planning: never replace what the plan (and
-                    # its diff) did not show.
-                    what = "appeared" if change.old is None else "changed"
-                    raise FileExistsError(f"{display(path)} {what} while generating")
-                # Read just now and differing (a plan holds no change to the same bytes).
-                batch.stage(path, change.new, None if now is None else now[1])
-                written += 1
-            elif inside(path, os.path.realpath(plan.out)) and ours(path):
-                path.unlink()
-                deleted += 1
-                _remove_empty_parents(path.parent, plan.out)
-        except OSError as exc:
-            verb = "delete" if change.new is None else "write"
-            plan.problems.append(
-                Problem(display(path), 1, 1, f"cannot {verb}: {_reason(exc)}", WRITE_FAILED)
-            )
-    return written, deleted
-
-
-def _apply_edit(plan: Plan, change: Change, edit: DocumentEdit, force: bool) -> int:
-    """Replace one document (through a symlink) if it still holds the planned bytes; 1 if
-    written."""
-    target = Path(os.path.realpath(edit.path))
-    try:
-        if _current(target) != change.old:
-            plan.problems.append(edit.problem(CHANGED))
-            return 0
-        if not force and not os.stat(target).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
-            message = "the file is read-only; make it writable or pass --force"
-            plan.problems.append(edit.problem(message, at_edit=True))
-            return 0
-        assert change.new is not None
-        return int(_write(target, change.new))
-    except OSError as exc:
-        plan.problems.append(edit.problem(f"cannot write: {exc.strerror or exc}", at_edit=True))
-        return 0
-
-
-def _current(path: Path) -> bytes | None:
-    """The file's bytes now (None: missing); a folder in the way raises."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-
-
-def _write(path: Path, data: bytes) -> bool:
-    from generator.output.files import atomic_write  # lazy: planning alone never writes
-
-    return atomic_write(path, data)
-
-
-def _reason(exc: OSError) -> str:
-    return exc.strerror or str(exc) if exc.filename is not None else str(exc)
-
-
-def _remove_empty_parents(folder: Path, out: Path) -> None:
-    """Remove folders left empty by deletions, up to (not including) ``out``."""
-    while folder != out and out in folder.parents:
-        with contextlib.suppress(OSError):
-            folder.rmdir()
-        if os.path.exists(folder):
-            return
-        folder = folder.parent

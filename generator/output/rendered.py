@@ -1,6 +1,6 @@
 """The documents ``generate`` renders: served by the render cache or parsed and rendered.
 
-A clean document whose bytes, path, targets and target settings (the ``context``) and
+A clean document whose bytes, path, targets and their settings (the ``context``) and
 statedoc's code are those of a cached rendering is not parsed: the cache gives its module
 parts, its ``id`` position and the SHA-256 of each file it renders, and when the files on
 disk hold exactly those bytes they are what rendering would write. Anything else (a file
@@ -15,6 +15,7 @@ import hashlib
 import os
 import stat
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator.config import Config
@@ -25,7 +26,6 @@ from generator.model.document import Document
 from generator.output.plan import REFUSED, At, Problem
 from generator.output.signatures import Signatures, now
 from generator.output.sources import Sources
-from generator.records import dataclass
 from generator.targets import Target, module_parts
 
 
@@ -37,15 +37,17 @@ def span_at(document: Document, key: str) -> At:
 
 
 def cache_context(targets: Sequence[Target], settings: Config) -> str:
-    """What besides the document decides the rendered bytes: the targets and their settings
-    (``[tool.statedoc.sql]``; the output folder, which the test modules import from)."""
+    """What besides the document decides the rendered bytes: the targets, each with its
+    :meth:`~generator.targets.Target.context` and its ``[tool.statedoc.<name>]`` table as
+    read, and the output folder (the test modules import from it)."""
     out = settings.out.resolve()
     try:
         package = out.relative_to(settings.root.resolve()).as_posix()
     except ValueError:
         package = "/" + out.name
-    names = ",".join(f"{t.name}:{getattr(t, 'folder', '')}" for t in targets)
-    return f"{names}\0{settings.sql!r}\0{package}"
+    tables = settings.target_tables
+    names = ",".join(f"{t.name}:{t.context()}:{tables.get(t.name)!r}" for t in targets)
+    return f"{names}\0{package}"
 
 
 def render_files(

@@ -9,9 +9,10 @@ moment the entry was recorded and than the index file itself: a "racy" file, mod
 one timestamp tick of that moment, could change again within the same tick and keep its
 signature, so it is read again (and recorded anew, then no longer racy). "Safely": by more than
 :data:`TICK` on a file system with fine timestamps, by :data:`COARSE_TICK` where they are whole
-seconds (FAT, HFS+, ext3). Anything else is read and hashed. The index is sealed like the cache
-entries (a forged one is ignored, never trusted) and lives in the cache folder; deleting it
-only costs reading again.
+seconds (FAT, HFS+, ext3). Anything else is read and hashed. The index lives in the cache
+folder and is trusted as the cache is (see :mod:`generator.lint.cache`): it carries the same
+digest as the cache entries, so a corrupt or hand-edited index is ignored; deleting it only
+costs reading again.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from generator.load.source import read_bounded
 if TYPE_CHECKING:
     from generator.lint.cache import RenderCache
 
-#: The seal's key (the entries name paths and bytes, not statedoc's code: no salt needed).
+#: The key its digest covers (the entries name paths and bytes, not statedoc's code: no salt).
 _KEY = "signatures-v1"
 _NAME = "signatures.json"
 _MAX = 64 * 1024 * 1024
@@ -62,11 +63,13 @@ class Signatures:
             self._load(cache)
 
     def _load(self, cache: RenderCache) -> None:
+        from generator.lint.cache import unseal
+
         path = cache.folder.parent / _NAME
         try:
             data, size = read_bounded(path, _MAX)
             since = os.stat(path).st_mtime_ns
-            body = cache.keyed.open(_KEY, data) if size <= _MAX else None
+            body = unseal(_KEY, data) if size <= _MAX else None
             if body is None:
                 return
             raw = json.loads(body)
@@ -106,11 +109,11 @@ class Signatures:
         cache = self._cache
         if cache is None or not self._dirty or not os.path.isdir(cache.folder.parent):
             return
+        from generator.lint.cache import seal
         from generator.output.files import replace_file
 
         raw = {path: [*sig, at, digest] for path, (sig, at, digest) in self._used.items()}
         with contextlib.suppress(OSError):
-            data = cache.keyed.seal(_KEY, json.dumps(raw).encode("utf-8", "surrogatepass"))
-            if data is not None:
-                replace_file(cache.folder.parent / _NAME, data, durable=False)
+            data = seal(_KEY, json.dumps(raw).encode("utf-8", "surrogatepass"))
+            replace_file(cache.folder.parent / _NAME, data, durable=False)
         self._dirty = False

@@ -1,19 +1,20 @@
 """The output tree: what ``generate`` should write for the chosen targets, and the entry
 point that writes it.
 
-Every target (:mod:`generator.targets`) writes below ``<out>/<area>/<module>/<name>``, the
-parts being ``snake_name`` of ``product_area``, ``module`` and ``title``: ``python`` the
-module (``.py``, plus ``__init__.py`` files and ``py.typed``), ``mermaid`` the ``.mmd``
-diagram, ``sql`` the ``.postgresql.sql``/``.sqlite.sql`` files. The ``tests`` target
-(``generate --tests DIR``) writes ``DIR/test_<area>_<module>_<name>.py``. Every file starts
-with statedoc's header line, and each target says which existing files are its own, which is
-how cleanup recognises them.
+Every built-in target (:mod:`generator.targets`) writes below
+``<out>/<area>/<module>/<name>``, the parts being ``snake_name`` of ``product_area``,
+``module`` and ``title``: ``python`` the module (``.py``, plus ``__init__.py`` files and
+``py.typed``), ``mermaid`` the ``.mmd`` diagram, ``sql`` the ``.postgresql.sql``/``.sqlite.sql``
+files. The ``tests`` target (``generate --tests DIR``) writes
+``DIR/test_<area>_<module>_<name>.py``. Every file starts with statedoc's header line, and each
+target says which existing files are its own, which is how cleanup recognises them.
 
-Planning and applying (atomic, only-if-changed, header ownership, symlink and path-escape
-refusal) live in :mod:`generator.output.plan`. Rules specific to this tree:
+What each document renders, and the refusals before planning (two documents on one path, a
+path too long), live in :mod:`generator.output.expected`; planning (header ownership,
+symlink and path-escape refusal, the diffs) in :mod:`generator.output.plan` and applying
+(atomic, only-if-changed, the same checks again at write time) in
+:mod:`generator.output.apply`. Rules specific to this tree:
 
-* two documents whose outputs land on one path (compared case-insensitively, for macOS and
-  Windows checkouts) are both refused; neither overwrites the other;
 * output roots must not overlap each other, the specs folders or the project root (a usage
   error): cleanup in one root would otherwise delete the files of another;
 * stale files (carrying the header, produced by no document) are only looked for when the
@@ -24,54 +25,33 @@ refusal) live in :mod:`generator.output.plan`. Rules specific to this tree:
 from __future__ import annotations
 
 import os
-import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import overload
 
 from generator.config import Config, ConfigError
 from generator.findings import Finding
-from generator.lint.cache import RenderCache, Rendered
+from generator.lint.cache import RenderCache
 from generator.lint.document import FileResult
 from generator.lint.files import LintRun
 from generator.load.discover import SpecFile
 from generator.model.document import Document
-from generator.output.fitting import refuse_overlong
+from generator.output.apply import apply_recorded
+from generator.output.expected import expected_outputs
 from generator.output.plan import (
-    COLLISION,
-    REFUSED,
     Change,
     Output,
     Plan,
     Problem,
-    apply_plan,
     diff,
     display,
     plan_outputs,
 )
-from generator.output.rendered import (
-    Pending,
-    cache_context,
-    digests_of,
-    in_sync,
-    prepare,
-    render_files,
-    served,
-    span_at,
-    unloadable,
-)
-from generator.output.signatures import now
+from generator.output.rendered import unloadable
 from generator.output.sources import Sources
-from generator.records import dataclass, field, replace
-from generator.targets import (
-    DEFAULT_TARGETS,
-    PackageFiles,
-    Target,
-    get_target,
-    module_parts,
-    target_root,
-    unknown_targets,
-)
-from generator.templating import RenderError
+from generator.targets import Target, module_parts
+from generator.targets.registry import resolve_targets
 
 __all__ = [
     "Change",
@@ -79,14 +59,12 @@ __all__ = [
     "Output",
     "Plan",
     "Problem",
-    "apply_plan",
     "check_roots",
     "diff",
     "expected_outputs",
     "generate",
     "module_parts",
     "plan_outputs",
-    "resolve_targets",
 ]
 
 
@@ -139,158 +117,6 @@ class GenerateOutcome:
         pending = self.check and any(plan.changes for plan in self.plans)
         errors = any(f.severity is Severity.ERROR for f in self.reported)
         return not self.blocked and not self.problems and not pending and not errors
-
-
-# --- targets -----------------------------------------------------------------------------
-
-
-def resolve_targets(
-    names: Sequence[str] | None, config: Config, *, tests: Path | None = None
-) -> list[Target]:
-    """The targets to run: ``names`` (``--target``), else the configured ones; ``tests``
-    (``--tests DIR``) adds the ``tests`` target, and each chosen target's own test target where
-    it has one (``tests_target(folder)``, e.g. TypeScript's fast-check tests). Unknown names are
-    a usage error."""
-    chosen = list(dict.fromkeys(names or config.targets or DEFAULT_TARGETS))
-    if tests is not None and "tests" not in chosen:
-        chosen.append("tests")
-    unknown = unknown_targets(chosen)
-    if unknown:
-        from generator.targets import REGISTRY
-
-        raise ConfigError(
-            f"unknown target(s) {', '.join(unknown)}; known: {', '.join(sorted(REGISTRY))}"
-        )
-    if tests is None:
-        for name in chosen:
-            if target_root(get_target(name)) == "tests":
-                raise ConfigError(
-                    f"the {name} target writes into a folder of its own: pass --tests DIR"
-                )
-    resolved = [get_target(name) for name in chosen]
-    if tests is not None:
-        for target in list(resolved):
-            companion = getattr(target, "tests_target", None)
-            if companion is not None:
-                resolved.append(companion(tests))
-    return resolved
-
-
-def _collision(doc: Pending, claimants: list[Pending], sources: Sources) -> Problem:
-    rest = [d.spec_file.display for d in claimants if d is not doc]
-    # Name a few: a message per document listing all others grows quadratically.
-    others = ", ".join(rest[:3]) + (f" and {len(rest) - 3} more" if len(rest) > 3 else "")
-    area, module, name = doc.parts
-    document = sources.document(doc.result)
-    line, column, end_line, end_column = (
-        span_at(document, "title") if document is not None else (1, 1, 1, 1)
-    )
-    return Problem(
-        doc.spec_file.display,
-        line,
-        column,
-        f"refused: the module {area}/{module}/{name}.py would also be "
-        f"written for {others}; give the documents distinct titles",
-        COLLISION,
-        (end_line, end_column),
-    )
-
-
-def expected_outputs(
-    candidates: Sequence[tuple[SpecFile, FileResult]],
-    settings: Config,
-    targets: Sequence[Target],
-    cache: RenderCache | None = None,
-    sources: Sources | None = None,
-    folders: dict[str, Path | None] | None = None,
-) -> tuple[dict[str, list[Output]], list[Problem], list[str]]:
-    """Render every clean document (a lint result and its file) for every target; returns
-    the outputs by root (``"out"``, ``"tests"``), the refusals and the documents generated.
-
-    ``settings.out`` is the output folder (its name goes into the package files); ``cache``
-    serves renderings of documents rendered before (same bytes, path, targets and code);
-    ``sources`` parses the documents the lint run did not keep; ``folders`` (root name ->
-    folder) is where a cached rendering's files are read back (compared by SHA-256).
-    """
-    folders = folders or {"out": settings.out}
-    if sources is None:
-        from generator.lint.files import settings_for
-
-        sources = Sources([f for f, _ in candidates], settings_for(settings))
-    context = cache_context(targets, settings) if cache is not None else ""
-    docs, problems = prepare(candidates, sources, cache, context)
-    claims: dict[str, list[Pending]] = {}
-    for doc in docs:
-        claims.setdefault("/".join(doc.parts).casefold(), []).append(doc)
-    roots = {target.name: target_root(target) for target in targets}
-    create_only = {t.name for t in targets if getattr(t, "create_only", False)}
-    outputs: dict[str, list[Output]] = {root: [] for root in roots.values()}
-    generated: list[str] = []
-    kept: dict[str, tuple[Pending, Document | None]] = {}  # by display path: for refusals
-    for claimants in claims.values():
-        if len(claimants) > 1:
-            problems.extend(_collision(doc, claimants, sources) for doc in claimants)
-            continue
-        doc = claimants[0]
-        rendered = (
-            None if doc.files is None else served(doc.files, roots, folders, sources.signatures)
-        )
-        current = rendered is not None
-        document: Document | None = None
-        if rendered is None:
-            document = sources.document(doc.result)
-            if document is None:
-                problems.append(unloadable(doc.spec_file.display, sources))
-                continue
-            try:
-                rendered = render_files(targets, document, settings)
-            except (RenderError, ValueError) as exc:  # a target's refusal (SqlError: ValueError)
-                problems.append(Problem(doc.spec_file.display, 1, 1, f"refused: {exc}", REFUSED))
-                continue
-            if cache is not None and doc.key:
-                entry = Rendered(
-                    doc.parts, doc.at, in_sync(document), context, digests_of(rendered)
-                )
-                cache.put(doc.key, entry)
-        for target_name, files in rendered.items():
-            for relative, data in files.items():
-                outputs[roots[target_name]].append(
-                    Output(
-                        relative,
-                        data,
-                        doc.spec_file.display,
-                        doc.at,
-                        create_only=target_name in create_only,
-                        current=current,
-                    )
-                )
-        generated.append(doc.spec_file.display)
-        kept[doc.spec_file.display] = (doc, document)
-    _package_files(outputs, targets, roots, settings)
-    refusals, refused = refuse_overlong(
-        outputs, folders, kept, lambda: _package_files(outputs, targets, roots, settings)
-    )
-    problems.extend(refusals)
-    generated = [shown for shown in generated if shown not in refused]
-    for listed in outputs.values():
-        listed.sort(key=lambda o: o.relative)
-    problems.sort(key=lambda p: (p.path, p.line, p.column, p.message))
-    return outputs, problems, sorted(generated)
-
-
-def _package_files(
-    outputs: dict[str, list[Output]],
-    targets: Sequence[Target],
-    roots: dict[str, str],
-    settings: Config,
-) -> None:
-    """Add the files that follow from the set of generated paths (``__init__.py``...)."""
-    for target in targets:
-        if isinstance(target, PackageFiles):
-            root = roots[target.name]
-            paths = [o.relative for o in outputs[root]]
-            for relative, data in target.package_files(paths, settings.out.name).items():
-                outputs[root].append(Output(relative, data))
 
 
 # --- output roots ------------------------------------------------------------------------
@@ -381,7 +207,7 @@ def generate(
     out = out if out is not None else config.out
     check_roots(out, config, tests=tests)
     chosen = resolve_targets(targets, config, tests=tests)
-    settings = config if out == config.out else replace(config, out=out)
+    settings = config if out == config.out else config._replace(out=out)
     by_display = {f.display: f for f in files}
     if sources is None:
         from generator.lint.files import settings_for
@@ -406,7 +232,7 @@ def generate(
     for root, listed in outputs.items():
         folder = folders[root]
         assert folder is not None  # resolve_targets refuses the tests target without a folder
-        owners = [t for t in chosen if target_root(t) == root]
+        owners = [t for t in chosen if t.root == root]
         plans[root] = plan_outputs(
             listed,
             folder,
@@ -427,9 +253,9 @@ def generate(
         chosen, candidates, set(generated), files, sources, settings
     )
     if not check:
-        outcome.written, outcome.deleted = _apply(plan, sources)
+        outcome.written, outcome.deleted = apply_recorded(plan, sources.signatures)
         if outcome.tests is not None:
-            tests_written, tests_deleted = _apply(outcome.tests, sources)
+            tests_written, tests_deleted = apply_recorded(outcome.tests, sources.signatures)
             outcome.tests_written = tests_written
             outcome.deleted += tests_deleted
     sources.signatures.save()
@@ -447,53 +273,47 @@ def _target_findings(
     """What the targets find about the whole set of generated documents (the SQL target's
     SD121/SD122), silenced as lint findings are: the run's ``select``/``ignore`` (the
     configuration's and the command line's), ``per-file-ignores`` and inline ignores."""
-    reports = [r for t in chosen if (r := getattr(t, "findings", None)) is not None]
-    if not reports:
+    documents = _Parsed(
+        lambda: [  # every generated document, parsed
+            document
+            for _, result in candidates
+            if result.path in done and (document := sources.document(result)) is not None
+        ]
+    )
+    reported = [f for target in chosen for f in target.findings(documents, settings)]
+    if not reported:
         return []
     from generator.lint.files import shown
 
-    documents = [  # every generated document, parsed
-        document
-        for _, result in candidates
-        if result.path in done and (document := sources.document(result)) is not None
-    ]
     relative = {f.display: f.relative for f in files}
     ignores = {result.path: result.suppressions for _, result in candidates}
-    selection = sources.settings.selection
-    found: list[Finding] = []
-    for report in reports:
-        found.extend(shown(report(documents, settings), selection, relative, ignores))
-    return found
+    return shown(reported, sources.settings.selection, relative, ignores)
 
 
-def _apply(plan: Plan, sources: Sources) -> tuple[int, int]:
-    """Apply ``plan``, then record the signature of each file written (as git's checkout
-    does): the next run need not read back what this one wrote. A failed write is reported
-    as a problem of the plan and not recorded; nor is a file that no longer holds what was
-    written when it is read back here (an editor, a formatter or another run wrote it since
-    the rename: its signature must not vouch for statedoc's bytes)."""
-    import hashlib
+class _Parsed(Sequence[Document]):
+    """The generated documents, parsed on first access: the targets that report nothing
+    (all but SQL) cost a run no parse."""
 
-    before = len(plan.problems)
-    done = apply_plan(plan)
-    failed = {p.path for p in plan.problems[before:]}
-    base = os.path.abspath(plan.out)
-    for change in plan.changes:
-        if change.new is None:
-            continue
-        if failed and display(plan.out / change.relative) in failed:
-            continue
-        path = os.path.join(base, change.relative)
-        at = now()
-        try:
-            info = os.lstat(path)
-            if not stat.S_ISREG(info.st_mode) or info.st_size != len(change.new):
-                continue
-            with open(path, "rb") as handle:
-                if handle.read() != change.new:
-                    continue
-        except OSError:
-            continue
-        digest = hashlib.sha256(change.new).hexdigest()
-        sources.signatures.record(path, info, digest, at)
-    return done
+    def __init__(self, load: Callable[[], list[Document]]) -> None:
+        self._load = load
+        self._items: list[Document] | None = None
+
+    def _all(self) -> list[Document]:
+        if self._items is None:
+            self._items = self._load()
+        return self._items
+
+    @overload
+    def __getitem__(self, index: int) -> Document: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Document]: ...
+
+    def __getitem__(self, index: int | slice) -> Document | Sequence[Document]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())

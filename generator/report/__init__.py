@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from generator.findings import Finding
-from generator.patterns import lazy
-from generator.records import dataclass
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
@@ -19,13 +18,12 @@ def default_format() -> str:
     return (os.environ.get("STATEDOC_FORMAT") or "text").lower()
 
 
-_TEXT_LINE = lazy(r".+:[0-9]+:[0-9]+: SD[0-9]{3} ")
-_GITHUB_LINE = lazy(r"::(?:error|warning) file=")
+_TEXT_LINE = re.compile(r".+:[0-9]+:[0-9]+: SD[0-9]{3} ")
+_GITHUB_LINE = re.compile(r"::(?:error|warning) file=")
 _JUNIT_START = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="statedoc" '
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(NamedTuple):
     """What a reporter may need besides findings: which files were checked, by which version."""
 
     findings: Sequence[Finding]
@@ -87,10 +85,10 @@ def is_report(fmt: str, data: bytes) -> bool:
 
 # Control characters (C0, DEL, C1 including NEL), line and paragraph separators, bidi
 # controls and lone surrogates (undecodable bytes of a file name, kept by surrogateescape).
-_UNPRINTABLE = lazy(
+_UNPRINTABLE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 )
-_BREAKS = lazy("[\ud800-\udfff]")
+_BREAKS = re.compile("[\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

@@ -32,9 +32,10 @@ def _result(f: Finding, index: dict[str, int]) -> dict[str, object]:
             "region": _region(f.line, f.column, f.end_line, max(f.end_column, 1)),
         }
     }
-    result: dict[str, object] = {
-        "ruleId": f.code,
-        "ruleIndex": index[f.code],
+    result: dict[str, object] = {"ruleId": f.code}
+    if f.code in index:  # a plugin target's own code has no entry in statedoc's rule list
+        result["ruleIndex"] = index[f.code]
+    result |= {
         "level": "error" if f.severity is Severity.ERROR else "warning",
         "message": {"text": printable(f.message, keep_breaks=True)},
         "locations": [location],

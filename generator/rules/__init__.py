@@ -9,18 +9,17 @@ stage reports them, but they are registered here so the catalogue is complete in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
 
 from generator.findings import Finding, Related, Severity
 from generator.load.source import Span
 from generator.load.strict_yaml import Path
 from generator.model.document import Document
-from generator.records import dataclass, field
 
 Check = Callable[[Document], Iterable["Hit"]]
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
     """What a check found: a message and where (a front matter path, or a span of the text)."""
 
     message: str
@@ -30,8 +29,7 @@ class Hit:
     related: tuple[tuple[Span, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     code: str
     name: str
     severity: Severity
@@ -39,7 +37,7 @@ class Rule:
     why: str
     bad: str
     good: str
-    check: Check | None = field(default=None, compare=False)
+    check: Check | None = None
     scope: str = "document"  # "load", "document" or "project"
 
 

@@ -18,7 +18,6 @@ from generator.diagram.writer import display_name
 from generator.findings import Severity
 from generator.load.source import Span
 from generator.model.document import Document
-from generator.records import replace
 from generator.rules import Hit, rule
 from generator.rules.examples import BODY, DOOR, HEADER
 
@@ -49,10 +48,9 @@ def _in_spec_names(diagram: Diagram, spec_names: tuple[str, ...]) -> Diagram:
     def back(name: str) -> str:
         return name if name == START_END else shown.get(name, name)
 
-    return replace(
-        diagram,
-        states=tuple(replace(s, name=back(s.name)) for s in diagram.states),
-        edges=tuple(replace(e, src=back(e.src), dst=back(e.dst)) for e in diagram.edges),
+    return diagram._replace(
+        states=tuple(s._replace(name=back(s.name)) for s in diagram.states),
+        edges=tuple(e._replace(src=back(e.src), dst=back(e.dst)) for e in diagram.edges),
     )
 
 

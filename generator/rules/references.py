@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from generator.findings import Severity
 from generator.load.source import Span
 from generator.model.document import Document
-from generator.patterns import lazy
 from generator.rules import Hit, rule
 from generator.rules.examples import BODY, DOOR, HEADER
 from generator.rules.suggest import did_you_mean
@@ -18,8 +18,8 @@ _SOURCED = (
     + f"source_sha:\n  door-service: {_SHA}\n"
 )
 # A repo name is what source_sha's keys allow (letters, digits, '_', '.', '-', in any order).
-_CITE = lazy(r"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+) at ([0-9a-f]{7,40})\b")
-_SEGMENTS = lazy(r"[A-Z0-9]+")
+_CITE = re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+) at ([0-9a-f]{7,40})\b")
+_SEGMENTS = re.compile(r"[A-Z0-9]+")
 
 
 def is_url(source: str) -> bool:

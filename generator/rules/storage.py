@@ -7,18 +7,18 @@ covers (:func:`generator.targets.sql.findings.target_findings`); SD123 to SD129 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from generator.findings import Severity
 from generator.model.document import Document
 from generator.model.names import SQL_NAME, SQL_NAME_BYTES
-from generator.patterns import lazy
 from generator.rules import Hit, Rule, register, rule
 from generator.rules.examples import BODY, DOOR, HEADER
 
 _STORAGE = "storage:\n  table: doors\n  column: state\n"
 _BOUND = f"---\n{HEADER}{DOOR}{_STORAGE}---\n{BODY}"
-_PLAIN = lazy(SQL_NAME)
+_PLAIN = re.compile(SQL_NAME)
 
 
 def name_problem(name: str) -> str | None:

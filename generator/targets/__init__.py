@@ -1,87 +1,158 @@
 """Generation targets: each turns one loaded document into the files it owns.
 
-A target is looked up by name in :data:`REGISTRY` (``"module:attribute"`` of a zero-argument
-factory, imported only when the target is used, so the lint path never pays for a target).
-The pipeline asks :meth:`Target.files` for every document it generates and
-:meth:`Target.owns` for every existing file it might replace or clean up as stale. Adding a
-target is its own package plus one line in :data:`REGISTRY`.
+The seam has two halves. :class:`TargetSpec` is the record statedoc registers a target by:
+its name, where its class lives and how its ``[tool.statedoc.<name>]`` table is parsed, all
+readable without importing the target. :class:`Target` is the base class every target
+subclasses: ``files`` and ``owns`` are its own, every other capability has an explicit
+default here (``root``, ``create_only``, ``package_files``, ``findings``, ``tests_target``,
+``context``), and the pipeline uses nothing a target does not declare this way.
 
-Optional members a target may have: ``root`` (``"out"``, the default, or ``"tests"``: the
-folder its paths are relative to) and ``package_files(paths, out_name)`` (files that follow
-from the set of all generated paths, such as Python's ``__init__.py`` files).
+Built-in targets are the lines of :data:`REGISTRY`; another distribution adds one with an
+entry point in the ``statedoc.targets`` group that names its :class:`TargetSpec`
+(:mod:`generator.targets.registry` finds both). Adding a built-in target is its own package
+plus one line in :data:`REGISTRY`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+import abc
+from collections.abc import Callable, Collection, Mapping, Sequence
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from generator.config import Config
+    from generator.findings import Finding
     from generator.load.source import SourceText
     from generator.model.document import Document
 
+#: The folder a target's paths are relative to: the output folder, or ``--tests DIR``.
+Root = Literal["out", "tests"]
+#: Parses a target's ``[tool.statedoc.<name>]`` table; ``where`` names it in errors, which are
+#: :class:`~generator.errors.ConfigError`.
+SettingsParser = Callable[[Mapping[str, Any], str], object]
 
-class Target(Protocol):
-    """One kind of generated output."""
 
-    name: str
+class Target(abc.ABC):
+    """One kind of generated output: subclass it, set :attr:`name`, write :meth:`files` and
+    :meth:`owns`, and override a default below only where the target differs."""
 
+    #: What ``targets`` and ``--target`` select it by; outputs are cached under it.
+    name: ClassVar[str]
+    #: The folder its paths are relative to (``"tests"``: it needs ``--tests DIR``).
+    root: ClassVar[Root] = "out"
+    #: Files written once when missing, then the user's: never compared, replaced or deleted.
+    create_only: ClassVar[bool] = False
+
+    @abc.abstractmethod
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
         """The files this document yields: POSIX path relative to the target's root ->
         content.
 
         Raises ``ValueError`` (a target's own subclass, with a message that says why) when
         the document cannot be generated; the pipeline reports it as a refusal (SD409)."""
-        ...
 
+    @abc.abstractmethod
     def owns(self, path: str, first_line: str) -> bool:
         """Whether an existing file (its relative path and first line) was written by this
         target, so it may be replaced or deleted as stale."""
-        ...
-
-
-@runtime_checkable
-class PackageFiles(Protocol):
-    """A target whose outputs need files around them (``__init__.py``, ``py.typed``)."""
 
     def package_files(self, paths: Collection[str], out_name: str) -> dict[str, bytes]:
-        """The extra files for the generated ``paths`` in an output folder named
-        ``out_name``."""
-        ...
+        """Files that follow from the set of all generated ``paths`` of its root (Python's
+        ``__init__.py``) in an output folder named ``out_name``: none by default."""
+        return {}
+
+    def findings(self, documents: Sequence[Document], settings: Config) -> list[Finding]:
+        """What the target finds about the whole set of generated documents (SQL's SD121,
+        SD122), silenced as lint findings are: none by default. ``documents`` are parsed on
+        first access, so a target that does not look costs no parse."""
+        return []
+
+    def tests_target(self, folder: Path) -> Target | None:
+        """With ``generate --tests DIR``: a companion target writing this target's tests
+        into ``folder`` (TypeScript's fast-check tests); None by default."""
+        return None
+
+    def context(self) -> str:
+        """What besides the document, its ``[tool.statedoc.<name>]`` table and the output
+        folder decides the bytes (a folder it was built for): part of the render cache key."""
+        return ""
 
 
-#: Target name -> ``"module:factory"``. Adding a target adds one line here.
-REGISTRY: dict[str, str] = {
-    "python": "generator.targets.python.target:PythonTarget",
-    "mermaid": "generator.targets.mermaid:MermaidTarget",
-    "tests": "generator.targets.tests:TestsTarget",
-    "sql": "generator.targets.sql:SqlTarget",
-    "typescript": "generator.targets.typescript:TypeScriptTarget",
-    "conformance": "generator.targets.conformance:ConformanceTarget",
+def table_of(config: Config | None, name: str) -> tuple[Mapping[str, Any], str]:
+    """The ``[tool.statedoc.<name>]`` table of ``config`` (``{}`` without one) and where it
+    is, as its parser's errors name it."""
+    if config is None:
+        return {}, f"[tool.statedoc.{name}]"
+    source = "" if config.source is None else f"{config.source} "
+    return config.target_tables.get(name, {}), f"{source}[tool.statedoc.{name}]"
+
+
+def _resolve(reference: object) -> Any:
+    """``"module:attribute"`` imported, anything else as it is."""
+    if not isinstance(reference, str):
+        return reference
+    module, _, attribute = reference.partition(":")
+    return getattr(import_module(module), attribute)
+
+
+class TargetSpec(NamedTuple):
+    """How a target is registered: what statedoc knows before it imports the target (a
+    NamedTuple: the configuration reads the registry on every start of ``statedoc lint``).
+
+    ``target`` is the :class:`Target` subclass or ``"module:attribute"`` of it (imported only
+    when the target runs); ``settings`` parses ``[tool.statedoc.<name>]`` (the table, where it
+    is) into what the class is built with, or is ``"module:attribute"`` of that function;
+    None: the target takes no table, and one is an unknown key of ``[tool.statedoc]``."""
+
+    name: str
+    target: type[Target] | str
+    settings: SettingsParser | str | None = None
+
+    def parse(self, table: Mapping[str, Any], where: str) -> object:
+        """The target's settings from its table (``{}`` when the project has none)."""
+        if self.settings is None:
+            return None
+        parser: SettingsParser = _resolve(self.settings)
+        return parser(table, where)
+
+    def build(self, config: Config | None = None) -> Target:
+        """The target, built with its settings from ``config`` (defaults without one)."""
+        from generator.errors import ConfigError
+
+        cls = _resolve(self.target)
+        if not (isinstance(cls, type) and issubclass(cls, Target)):
+            raise ConfigError(f"the {self.name} target is {cls!r}, not a Target subclass")
+        factory: Callable[..., Target] = cls
+        if self.settings is None:
+            target = factory()
+        else:
+            target = factory(self.parse(*table_of(config, self.name)))
+        if target.name != self.name:
+            raise ConfigError(
+                f"the {self.name} target is registered as {self.name!r} but names itself "
+                f"{target.name!r}"
+            )
+        return target
+
+
+#: Built-in target name -> its record. Adding a target adds one line here.
+REGISTRY: dict[str, TargetSpec] = {
+    spec.name: spec
+    for spec in (
+        TargetSpec("python", "generator.targets.python.target:PythonTarget"),
+        TargetSpec("mermaid", "generator.targets.mermaid:MermaidTarget"),
+        TargetSpec("tests", "generator.targets.tests:TestsTarget"),
+        TargetSpec(
+            "sql", "generator.targets.sql.target:SqlTarget", "generator.targets.sql.settings:parse"
+        ),
+        TargetSpec("typescript", "generator.targets.typescript:TypeScriptTarget"),
+        TargetSpec("conformance", "generator.targets.conformance:ConformanceTarget"),
+    )
 }
 #: What ``generate`` writes when neither ``[tool.statedoc] targets`` nor ``--target`` says.
 DEFAULT_TARGETS: tuple[str, ...] = ("python", "mermaid")
-
-
-def unknown_targets(names: Iterable[str]) -> list[str]:
-    """The names in ``names`` that no target is registered as."""
-    return [name for name in names if name not in REGISTRY]
-
-
-def get_target(name: str) -> Target:
-    """The target registered as ``name`` (``KeyError`` for an unknown name)."""
-    module, _, attribute = REGISTRY[name].partition(":")
-    factory = getattr(import_module(module), attribute)
-    target: Target = factory()
-    return target
-
-
-def target_root(target: Target) -> str:
-    """``"out"`` or ``"tests"``: the folder the target's paths are relative to."""
-    return str(getattr(target, "root", "out"))
 
 
 def module_parts(document: Document) -> tuple[str, str, str]:

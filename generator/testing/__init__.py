@@ -9,11 +9,14 @@ For any generated module ``m`` (and, best, the spec document it came from):
   ``Machine`` at random with random guards and checks every attempt and invariant;
 - :func:`statedoc_tests` (alias :func:`make_tests`) packs both into a pytest class in one
   line, and :func:`render_test_module` writes such a test module (``generate --tests``);
-- :mod:`generator.testing.documents` generates valid spec documents (written by
-  :mod:`generator.testing.yaml_writer`), :mod:`generator.testing.breakers` broken ones;
 - :func:`conformance_tests` proves *your service* against a spec through an :class:`Adapter`
-  (:mod:`generator.testing.conformance`), and :mod:`generator.testing.coverage` measures which
-  transitions your own tests exercised (pytest: ``--statedoc-coverage``).
+  (:mod:`.conformance`), and :mod:`.coverage` measures which transitions your own tests
+  exercised (pytest: ``--statedoc-coverage``, the plugin :mod:`.pytest_plugin`);
+- :mod:`.sql` drives a database table through the generated SQL, and :mod:`.pgserver` starts
+  a throwaway PostgreSQL for such tests;
+- :mod:`.strategies` generates valid and broken spec documents for property tests.
+
+The module proofs live in :mod:`.proofs`, the pytest helpers in :mod:`.generated_tests`.
 
 Usage in a downstream project::
 
@@ -37,7 +40,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from generator.testing.checks import check_against, check_module
     from generator.testing.conformance import (
         Adapter,
         ConformanceError,
@@ -45,15 +47,16 @@ if TYPE_CHECKING:
         render_conformance_skeleton,
     )
     from generator.testing.coverage import Collector, CoveringAdapter
-    from generator.testing.expected import Expected, ExpectedTransition, SpecError, load_spec
-    from generator.testing.machine import state_machine_for
-    from generator.testing.pytest_plugin import (
+    from generator.testing.generated_tests import (
         find_generated_modules,
         import_generated,
         make_tests,
         render_test_module,
         statedoc_tests,
     )
+    from generator.testing.proofs.checks import check_against, check_module
+    from generator.testing.proofs.expected import Expected, ExpectedTransition, SpecError, load_spec
+    from generator.testing.proofs.state_machine import state_machine_for
 
 _WHERE = {
     "Adapter": "conformance",
@@ -62,18 +65,18 @@ _WHERE = {
     "render_conformance_skeleton": "conformance",
     "Collector": "coverage",
     "CoveringAdapter": "coverage",
-    "Expected": "expected",
-    "ExpectedTransition": "expected",
-    "SpecError": "expected",
-    "check_against": "checks",
-    "check_module": "checks",
-    "load_spec": "expected",
-    "state_machine_for": "machine",
-    "find_generated_modules": "pytest_plugin",
-    "import_generated": "pytest_plugin",
-    "make_tests": "pytest_plugin",
-    "render_test_module": "pytest_plugin",
-    "statedoc_tests": "pytest_plugin",
+    "Expected": "proofs.expected",
+    "ExpectedTransition": "proofs.expected",
+    "SpecError": "proofs.expected",
+    "check_against": "proofs.checks",
+    "check_module": "proofs.checks",
+    "load_spec": "proofs.expected",
+    "state_machine_for": "proofs.state_machine",
+    "find_generated_modules": "generated_tests",
+    "import_generated": "generated_tests",
+    "make_tests": "generated_tests",
+    "render_test_module": "generated_tests",
+    "statedoc_tests": "generated_tests",
 }
 
 __all__ = [

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.testing.exhaustive import Expected, load_spec
+from generator.testing.proofs.expected import Expected, load_spec
 
 Pair = tuple[str, str]
 Key = tuple[str, str]  # (spec id, document SHA-256)
@@ -92,7 +92,7 @@ class Collector:
 
     def add_specs(self, paths: Iterable[Path], root: Path | None = None) -> list[str]:
         """Every ``*.md`` under each folder (or each file); returns what could not be loaded."""
-        from generator.testing.exhaustive import SpecError
+        from generator.testing.proofs.expected import SpecError
 
         skipped: list[str] = []
         for start in paths:

@@ -23,7 +23,7 @@ from sample_documents import DOOR, document
 
 from generator.findings import Finding
 from generator.lint.document import lint_bytes
-from generator.testing.documents import TRICKY_TEXT
+from generator.testing.strategies import TRICKY_TEXT
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = (

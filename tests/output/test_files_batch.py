@@ -73,7 +73,8 @@ def test_applying_a_plan_keeps_modes_and_reads_each_file_once(
 ) -> None:
     """The plan stages what it has just read: an update keeps the file's mode, a new file
     (in a new folder) is 0644, and no target is read or stat'ed twice."""
-    from generator.output.plan import Change, Plan, apply_plan
+    from generator.output.apply import apply_plan
+    from generator.output.plan import Change, Plan
     from generator.templating import header_line
 
     old = tmp_path / "a/old.py"
@@ -99,7 +100,8 @@ def test_applying_a_plan_keeps_modes_and_reads_each_file_once(
 
 
 def test_a_folder_where_the_plan_expects_a_file_is_refused(tmp_path: Path) -> None:
-    from generator.output.plan import Change, Plan, apply_plan
+    from generator.output.apply import apply_plan
+    from generator.output.plan import Change, Plan
 
     (tmp_path / "x.py").mkdir()
     plan = Plan(out=tmp_path, label="")

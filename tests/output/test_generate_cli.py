@@ -256,7 +256,7 @@ def test_two_documents_on_one_path_are_both_refused(
     code, out, _ = run_cli(capsys, "generate")
     assert code == 1
     assert (
-        "specs/one.md:3:8: SD406 refused: the module testing/doors/door.py would also be "
+        "specs/one.md:3:8: SD406 refused: the file testing/doors/door.py would also be "
         "written for specs/two.md" in out
     )
     assert "specs/two.md:3:8: SD406 refused" in out

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from targets.test_generate_support import SEED_MODULES, run_cli, tree
 
+import generator.output.apply as apply_module
 import generator.output.sources as sources_module
-import generator.output.tree as tree_module
 from generator import pipeline
 from generator.lint.cache import FOLDER, RenderCache
 from generator.output.signatures import TICK, Signatures
@@ -140,7 +140,7 @@ def test_an_output_rewritten_just_after_generate_wrote_it_is_stale(
     assert run_cli(capsys, "build", "-q")[0] == 0
     module = repo / QUERIES_PY
     module.unlink()
-    real = tree_module.apply_plan
+    real = apply_module.apply_plan
 
     def racing(plan):  # type: ignore[no-untyped-def]
         done = real(plan)
@@ -151,7 +151,7 @@ def test_an_output_rewritten_just_after_generate_wrote_it_is_stale(
         return done
 
     with monkeypatch.context() as patched:
-        patched.setattr(tree_module, "apply_plan", racing)
+        patched.setattr(apply_module, "apply_plan", racing)
         assert run_cli(capsys, "generate", "-q")[0] == 0
     assert b"class Stat_" in module.read_bytes()
     time.sleep(3 * TICK / 10**9)
@@ -232,13 +232,13 @@ def test_a_file_not_older_than_the_index_file_is_read_again(
     assert _digest(tmp_path, mtime=10**9 + 123, saved=-2 * 10**9) is None
 
 
-def test_a_forged_index_is_not_trusted(tmp_path: Path) -> None:
+def test_an_index_whose_digest_does_not_match_is_not_trusted(tmp_path: Path) -> None:
     file = tmp_path / "a.txt"
     file.write_text("a")
     _recorded(tmp_path, file, mtime=10**9 + 123)
     index = RenderCache(tmp_path).folder.parent / "signatures.json"
     stamp = os.stat(index).st_mtime_ns
-    mac, _, body = index.read_bytes().partition(b"\n")
-    index.write_bytes(mac[:-1] + (b"0" if mac[-1:] != b"0" else b"1") + b"\n" + body)
+    digest, _, body = index.read_bytes().partition(b"\n")
+    index.write_bytes(digest[:-1] + (b"0" if digest[-1:] != b"0" else b"1") + b"\n" + body)
     os.utime(index, ns=(stamp, stamp))
     assert Signatures(RenderCache(tmp_path)).digest(os.fspath(file), os.stat(file)) is None

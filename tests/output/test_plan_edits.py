@@ -14,7 +14,8 @@ from sample_documents import DIAGRAM, document
 
 from generator import pipeline
 from generator.cli import main
-from generator.output.plan import Output, apply_plan, plan_outputs
+from generator.output.apply import apply_plan
+from generator.output.plan import Output, plan_outputs
 from generator.templating import header_line
 from generator.workspace import Workspace, options_from
 

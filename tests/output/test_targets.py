@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from targets.test_generate_support import PYPROJECT, SEED_MODULES, run_cli, tree
 
-from generator.targets import REGISTRY, get_target
+from generator.targets import REGISTRY
+from generator.targets.registry import get_target
 
 BINDINGS = (
     "\n[tool.statedoc.sql.bindings]\n"

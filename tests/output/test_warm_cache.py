@@ -15,7 +15,7 @@ from targets.test_generate_support import PYPROJECT, SEED_MODULES, run_cli, tree
 
 import generator.lint.files as files_module
 from generator.lint import cache as cache_module
-from generator.lint.cache import FOLDER, RenderCache
+from generator.lint.cache import FOLDER, RenderCache, seal, unseal
 
 QUERIES = "specs/platform/queries/workspace-export-delivery.md"
 QUERIES_PY = f"generated/{SEED_MODULES['queries']}.py"
@@ -106,23 +106,21 @@ def test_left_over_output_is_deleted(repo: Path, capsys: pytest.CaptureFixture[s
 
 
 def _poison(repo: Path) -> None:
-    """Hand-edit every generated module and rewrite its render entry (validly sealed) to
-    name the edited bytes: an entry served where it must not be then hides the edit."""
+    """Hand-edit every generated module and rewrite its render entry (with a matching digest)
+    to name the edited bytes: an entry served where it must not be then hides the edit."""
     import hashlib
 
     cache = RenderCache(repo)
     for path in cache.folder.glob("*/*.json"):
         key = path.parent.name + path.stem
-        body = cache.keyed.open(key, path.read_bytes())
+        body = unseal(key, path.read_bytes())
         assert body is not None
         raw = json.loads(body)
         for name in raw["files"]["python"]:
             module = repo / "generated" / name
             module.write_bytes(module.read_bytes() + b"# poisoned\n")
             raw["files"]["python"][name] = hashlib.sha256(module.read_bytes()).hexdigest()
-        sealed = cache.keyed.seal(key, json.dumps(raw).encode())
-        assert sealed is not None
-        path.write_bytes(sealed)
+        path.write_bytes(seal(key, json.dumps(raw).encode()))
 
 
 def test_a_new_statedoc_version_is_not_served(
@@ -181,11 +179,34 @@ def test_changed_targets_are_not_served(repo: Path, capsys: pytest.CaptureFixtur
 def test_changed_target_settings_are_not_served(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The same targets under other settings (``[tool.statedoc.sql]`` is part of every
-    rendering's context): nothing cached for the old settings is served."""
+    """The same targets under another table of a chosen target (each chosen target's
+    ``[tool.statedoc.<name>]`` is part of every rendering's context): nothing cached for the
+    old settings is served, so the poisoned modules show (as the SQL files of the new schema
+    do)."""
+    targets = 'targets = ["python", "sql"]\n'
+    (repo / "pyproject.toml").write_text(PYPROJECT + targets)
     before = warm(repo, capsys)
     _poison(repo)
-    (repo / "pyproject.toml").write_text(f'{PYPROJECT}\n[tool.statedoc.sql]\nschema = "other"\n')
-    assert codes(capsys, "check") == (1, ["SD401"] * 2)
+    (repo / "pyproject.toml").write_text(
+        f'{PYPROJECT}{targets}[tool.statedoc.sql]\nschema = "other"\n'
+    )
+    code, out, _ = run_cli(capsys, "check", "--format", "json")
+    stale = sorted(f["message"].split()[0] for f in json.loads(out) if f["code"] == "SD401")
+    files = [f"generated/{name}" for name in before if name.count("/") == 2]
+    assert code == 1 and stale == sorted(n for n in files if not n.endswith("__init__.py"))
+    (repo / "pyproject.toml").write_text(PYPROJECT + targets)
     assert run_cli(capsys, "build", "-q")[0] == 0
+    assert tree(repo / "generated") == before
+
+
+def test_a_table_of_a_target_not_chosen_is_no_part_of_the_context(
+    repo: Path, capsys: pytest.CaptureFixture[str], parsed: list[str]
+) -> None:
+    """``[tool.statedoc.sql]`` does not decide what the python and mermaid targets write:
+    editing it leaves their renderings served (nothing parsed, nothing to change)."""
+    before = warm(repo, capsys)
+    (repo / "pyproject.toml").write_text(f'{PYPROJECT}\n[tool.statedoc.sql]\nschema = "other"\n')
+    parsed.clear()
+    assert codes(capsys, "check") == (0, [])
+    assert parsed == []
     assert tree(repo / "generated") == before

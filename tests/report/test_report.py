@@ -131,3 +131,19 @@ def test_empty_runs_render(fmt: str) -> None:
     assert isinstance(out, str)
     if fmt in ("text", "github"):
         assert out == ""
+
+
+def test_sarif_carries_a_code_no_rule_of_statedoc_has() -> None:
+    """A plugin target reports codes of its own: the log stays valid, with no ruleIndex."""
+    from jsonschema import validators
+
+    schema = json.loads((FIXTURES / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    validator = validators.validator_for(schema)(schema)
+    finding = Finding(
+        "specs/door.md", 1, 1, 1, 2, "CSV001", "csv-header", Severity.ERROR, "no header", ()
+    )
+    log = json.loads(render("sarif", Run([*_findings(), finding], ["specs/door.md"], "1.2.3")))
+    assert [e.message for e in validator.iter_errors(log)] == []
+    result = log["runs"][0]["results"][-1]
+    assert result["ruleId"] == "CSV001" and "ruleIndex" not in result
+    assert result["level"] == "error" and result["message"]["text"] == "no header"

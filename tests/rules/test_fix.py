@@ -20,9 +20,10 @@ from generator.cli.commands.lintfix import relint
 from generator.cli.commands.lintrun import lint_specs
 from generator.lint.files import LintRun
 from generator.load.discover import SpecFile
-from generator.output import plan as output_plan
+from generator.output import apply as output_apply
+from generator.output.apply import apply_plan
 from generator.output.files import unified_diff
-from generator.output.plan import Plan, apply_plan
+from generator.output.plan import Plan
 
 NAME = "specs/example/door.md"
 #: The diagram has lost the edge closed -> open: SD303, which --fix redraws.
@@ -152,7 +153,7 @@ def test_a_spec_edited_while_fix_runs_is_kept_byte_for_byte_and_reported(
     elif when == "after the fix's lint":
         monkeypatch.setattr(lintfix, "relint", relint_then_save)
     else:
-        monkeypatch.setattr(output_plan, "apply_plan", save_then_apply)
+        monkeypatch.setattr(output_apply, "apply_plan", save_then_apply)
     code, out, err = lint(capsys, "--fix")
     assert (repo / NAME).read_text() == edited
     assert code == 1

@@ -6,7 +6,6 @@ behind the triggers' back and read what a table really holds."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import itertools
 import re
 import shutil
@@ -22,9 +21,10 @@ import psycopg
 from psycopg import sql as pgsql
 from psycopg.conninfo import make_conninfo
 
-from generator.config import SqlBinding, SqlSettings, load_config
+from generator.config import load_config
 from generator.model.document import Document
 from generator.targets.sql import SqlTarget
+from generator.targets.sql.settings import SqlBinding, SqlSettings
 from generator.testing.pgserver import find_bindir
 
 from .sql_support import (
@@ -93,8 +93,7 @@ class Lifecycle:
         """The ``.postgresql.sql`` text the SQL target generates for this binding."""
         base = load_config(ROOT)
         bindings = {} if binding is None else {self.document.spec.id: binding}
-        config = dataclasses.replace(base, sql=SqlSettings(schema=schema, bindings=bindings))
-        files = SqlTarget().files(self.document, config)
+        files = SqlTarget(SqlSettings(schema=schema, bindings=bindings)).files(self.document, base)
         return next(v for k, v in files.items() if k.endswith(".postgresql.sql")).decode()
 
 

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 from hypothesis import strategies as st
 from psycopg import sql as pgsql
 
-from generator.config import SqlBinding, SqlSettings
 from generator.model.spec import Spec, build
 from generator.targets.sql.names import MAX_NAME_BYTES, message_text
 from generator.targets.sql.plan import SqlPlan, build_plan
+from generator.targets.sql.settings import SqlBinding, SqlSettings
 
 if TYPE_CHECKING:
     from generator.targets.sql.pg_functions import PgDomain, PgTrigger

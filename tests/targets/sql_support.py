@@ -6,17 +6,18 @@ from __future__ import annotations
 import itertools
 import sqlite3
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from generator.config import Config, SqlBinding, SqlSettings, load_config
+from generator.config import Config, load_config
 from generator.lint.document import lint_bytes
 from generator.model.document import Document
 from generator.model.names import snake_name
 from generator.targets.python import document_sha256, render_module
-from generator.targets.sql import SqlTarget
+from generator.targets.registry import get_target
+from generator.targets.sql.settings import sql_settings
 from targets.test_generate_support import ROOT, hostile_project, load_module, spec_text
 
 #: State names and whys that try every way out of a literal or a dollar quote.
@@ -99,10 +100,11 @@ def hostile_documents(folder: Path) -> list[Document]:
 
 
 def bound_config(documents: list[Document], **sql: Any) -> Config:
-    """The repository's config with every document bound to table ``t<n>``, column ``state``."""
-    bindings = {d.spec.id: SqlBinding(f"t{i}", "state") for i, d in enumerate(documents)}
+    """The repository's config with every document bound to table ``t<n>``, column ``state``
+    (``sql``: more keys of ``[tool.statedoc.sql]``)."""
+    bindings = {d.spec.id: {"table": f"t{i}", "column": "state"} for i, d in enumerate(documents)}
     base = load_config(ROOT)
-    return replace(base, sql=SqlSettings(bindings=bindings, **sql))
+    return base._replace(target_tables={**base.target_tables, "sql": {"bindings": bindings, **sql}})
 
 
 def python_module(document: Document, folder: Path) -> ModuleType:
@@ -117,13 +119,14 @@ def python_module(document: Document, folder: Path) -> ModuleType:
 
 
 def cases(documents: list[Document], config: Config, folder: Path) -> list[Case]:
-    target = SqlTarget()
+    target = get_target("sql", config)
+    bindings = sql_settings(config).bindings
     out = []
     for document in documents:
         files = target.files(document, config)
         pg = next(v for k, v in files.items() if k.endswith(".postgresql.sql"))
         lite = next((v for k, v in files.items() if k.endswith(".sqlite.sql")), None)
-        binding = config.sql.bindings[document.spec.id]
+        binding = bindings[document.spec.id]
         out.append(
             Case(
                 document,

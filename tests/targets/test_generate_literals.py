@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.targets.mermaid import mmd_header
 from generator.targets.python import has_header
-from generator.targets.python.literals import WIDTH, comment_text, display_width, pyliteral
-from generator.targets.python.render import mmd_header, module_header
-from generator.templating import Code, RenderError, environment
+from generator.targets.python.filters import environment
+from generator.targets.python.literals import WIDTH, display_width, pyliteral
+from generator.targets.python.render import module_header
+from generator.templating import Code, RenderError, comment_text
 from targets.test_generate_support import ROOT
 
 # Every code point, lone surrogates included (YAML cannot produce them; pyliteral must not care).
@@ -138,7 +140,7 @@ def test_not_header_lines(line: str) -> None:
 
 
 def test_templates_cannot_print_unescaped_values() -> None:
-    python = environment("generator.targets.python")
+    python = environment()
     with pytest.raises(RenderError, match="without an escaping filter"):
         python.from_string("{{ text }}").render(text="'''; import os")
     assert python.from_string("{{ text | pyliteral }}").render(text="a'b") == '"a\'b"'
@@ -154,7 +156,7 @@ def test_templates_refuse_undefined_names() -> None:
     import jinja2
 
     with pytest.raises(jinja2.UndefinedError):
-        environment("generator.targets.python").from_string("{{ missing | pyliteral }}").render()
+        environment().from_string("{{ missing | pyliteral }}").render()
 
 
 def test_lint_never_imports_jinja2() -> None:

@@ -625,7 +625,7 @@ def test_machine_pickles_and_copies_by_state(modules: dict[str, ModuleType]) -> 
 def test_mermaid_reads_the_mmd_files_like_the_bare_diagrams(out: Path) -> None:
     from mermaid_oracle import ensure_node_modules, node_available, parse_diagrams
 
-    from generator.targets.python.render import mmd_header
+    from generator.targets.mermaid import mmd_header
 
     node_available()
     ensure_node_modules()

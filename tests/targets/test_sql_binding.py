@@ -16,9 +16,11 @@ from sample_documents import DOOR, HEADER
 from generator.config import ConfigError, load_config
 from generator.lint.document import lint_bytes
 from generator.load import schema
-from generator.targets import REGISTRY, get_target
+from generator.targets import REGISTRY
+from generator.targets.registry import get_target
 from generator.targets.sql.findings import target_findings
 from generator.targets.sql.names import MAX_NAME_BYTES, fit_name, ident, sqlite_literal
+from generator.targets.sql.settings import sql_settings
 from targets.test_generate_support import make_project, run_cli, spec_text
 
 from .sql_support import bound_config, lint_document
@@ -90,7 +92,7 @@ def test_config_sql_table(tmp_path: Path) -> None:
         '[tool.statedoc]\n[tool.statedoc.sql]\nschema = "enforce"\ninsert_must_be_initial = false\n'
         '[tool.statedoc.sql.bindings]\n"STATE-A-1" = {table = "doors", column = "state"}\n'
     )
-    sql = load_config(tmp_path).sql
+    sql = sql_settings(load_config(tmp_path))
     assert sql.schema == "enforce" and not sql.insert_must_be_initial
     assert sql.bindings["STATE-A-1"].table == "doors"
 
@@ -171,8 +173,8 @@ def test_sd121_sd122(tmp_path: Path) -> None:
     one = doc("a", "STATE-TST-A-001", "one", storage)
     two = doc("b", "STATE-TST-B-001", "two", storage)  # same title, same column
     three = doc("c", "STATE-TST-C-001", "three", title="Gate")
-    config = bound_config([])
-    found = target_findings([three, two, one], config)
+    settings = sql_settings(bound_config([]))
+    found = target_findings([three, two, one], settings)
     sd121 = [f for f in found if f.code == "SD121"]
     assert {f.path for f in sd121} == {"specs/b.md"}
     assert any("doors.state" in f.message for f in sd121)
@@ -180,20 +182,20 @@ def test_sd121_sd122(tmp_path: Path) -> None:
     sd122 = [f for f in found if f.code == "SD122"]
     assert [f.path for f in sd122] == ["specs/c.md"] and sd122[0].severity.value == "warning"
     assert sd122[0].line == 2  # the id line
-    assert not target_findings([one], config)
+    assert not target_findings([one], settings)
 
 
 def test_every_repository_spec_generates_both_dialects() -> None:
-    from generator.targets.sql import SqlTarget
     from targets.test_generate_support import ROOT
 
     from .sql_support import spec_documents
 
     config = load_config(ROOT)
     documents = spec_documents()
-    assert not target_findings(documents, config)
+    target = get_target("sql", config)
+    assert not target.findings(documents, config)
     for document in documents:
-        files = SqlTarget().files(document, config)
+        files = target.files(document, config)
         assert sorted(k.split(".", 1)[1] for k in files) == ["postgresql.sql", "sqlite.sql"]
         for data in files.values():
             first = data.decode().splitlines()[0]

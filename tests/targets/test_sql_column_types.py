@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from psycopg import sql as pgsql
 
-from generator.config import SqlBinding
 from generator.targets.sql.plan import Names
+from generator.targets.sql.settings import SqlBinding
 
 from .sql_attack_support import (
     MISSING,

@@ -14,8 +14,9 @@ import pytest
 
 from generator.config import load_config
 from generator.targets import source_path
-from generator.targets.sql import SqlTarget
+from generator.targets.registry import get_target
 from generator.targets.sql.pg_functions import PgObjects, pg_objects
+from generator.targets.sql.settings import sql_settings
 from generator.targets.sql.target import plan_for
 from targets.sql_attack_support import psql_file
 from targets.test_generate_support import ROOT, SEEDS, make_project, run_cli
@@ -50,14 +51,15 @@ class Project:
         """What the repository generates for ``spec_id`` (the test's source of names)."""
         config = load_config(self.root)
         document = self.documents()[spec_id]
-        return pg_objects(plan_for(document, config.sql, source_path(document, config)))
+        return pg_objects(plan_for(document, sql_settings(config), source_path(document, config)))
 
     def files(self) -> dict[str, str]:
         """Each spec's ``.postgresql.sql`` text by spec id."""
         config = load_config(self.root)
+        target = get_target("sql", config)
         out = {}
         for spec_id, document in self.documents().items():
-            files = SqlTarget().files(document, config)
+            files = target.files(document, config)
             out[spec_id] = next(
                 v.decode() for k, v in files.items() if k.endswith(".postgresql.sql")
             )

@@ -7,10 +7,10 @@ from typing import Any
 
 import yaml
 
-from generator.config import SqlSettings
 from generator.model.spec import build
 from generator.targets.sql.plan import build_plan
 from generator.targets.sql.postgresql import render_postgresql
+from generator.targets.sql.settings import SqlSettings
 from targets.test_generate_support import ROOT
 
 TCP = ROOT / "specs/network/tcp/connection.md"

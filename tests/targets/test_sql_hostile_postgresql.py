@@ -40,6 +40,7 @@ from generator.lint.document import lint_bytes
 from generator.targets import source_path
 from generator.targets.sql.names import SqlError, message_text
 from generator.targets.sql.postgresql import render_postgresql
+from generator.targets.sql.settings import sql_settings
 from generator.targets.sql.target import header, plan_for
 from generator.testing.pgserver import find_bindir
 
@@ -419,7 +420,7 @@ def test_cli_output_runs_nothing_but_the_spec(
     result = lint_bytes(spec.read_bytes(), str(spec))
     assert result.document is not None, result.findings
     config = load_config(project)
-    plan = plan_for(result.document, config.sql, source_path(result.document, config))
+    plan = plan_for(result.document, sql_settings(config), source_path(result.document, config))
     assert text == render_postgresql(plan, header(plan))  # the plan the CLI rendered
     draft = draft.replace(source=plan.source, sha=plan.sha256)
     assert text == render_postgresql(draft.plan(), header(draft.plan()))  # and the draft's

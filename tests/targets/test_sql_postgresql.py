@@ -176,13 +176,11 @@ def test_unbound_spec_attaches_with_the_one_line_trigger(pg: Any, tmp_path: Path
     its last comment attaches the generic trigger function (column named by argument)."""
     import dataclasses
 
-    from generator.config import SqlSettings
     from generator.targets.sql import SqlTarget
 
     document = next(d for d in spec_documents() if d.spec.id == "STATE-PFM-QRY-011")
     config = bound_config([document])
-    unbound = dataclasses.replace(config, sql=SqlSettings())
-    files = SqlTarget().files(document, unbound)
+    files = SqlTarget().files(document, config)  # no settings: no binding
     assert [k.rsplit(".", 2)[-2] for k in files] == ["postgresql"]
     text = next(iter(files.values())).decode()
     attach = "\n".join(
@@ -215,15 +213,13 @@ def test_domain_holds_exactly_the_state_names(pg: Any, hostile_cases: list[Case]
 
 def test_settings_schema_table_schema_and_any_declared_insert(pg: Any, tmp_path: Path) -> None:
     """``schema``, a binding's own schema and ``insert_must_be_initial = false``."""
-    import dataclasses
-
-    from generator.config import SqlBinding
-
     document = next(d for d in spec_documents() if d.spec.id == "STATE-PFM-QRY-011")
-    config = bound_config([document], schema="enforce", insert_must_be_initial=False)
-    binding = SqlBinding("t0", "state", "app")
-    config = dataclasses.replace(
-        config, sql=dataclasses.replace(config.sql, bindings={document.spec.id: binding})
+    binding = {"table": "t0", "column": "state", "schema": "app"}
+    config = bound_config(
+        [document],
+        schema="enforce",
+        insert_must_be_initial=False,
+        bindings={document.spec.id: binding},
     )
     (case,) = cases([document], config, tmp_path)
     pg.execute("CREATE SCHEMA app; CREATE TABLE app.t0 (id int PRIMARY KEY, state text)")

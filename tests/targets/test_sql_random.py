@@ -1,4 +1,4 @@
-"""Random text and random valid specs from :mod:`generator.testing.documents` through the
+"""Random text and random valid specs from :mod:`generator.testing.strategies` through the
 SQL target, executed on the real servers."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from generator.lint.document import lint_bytes
 from generator.targets.sql.names import SqlError, pg_literal, sqlite_literal
-from generator.testing.documents import spec_documents, state_names, texts
+from generator.testing.strategies import spec_documents, state_names, texts
 
 from .sql_support import bound_config, cases
 from .test_sql_postgresql import check_all_pairs, check_inserts

@@ -18,7 +18,7 @@ import psycopg
 import pytest
 from psycopg import sql as pgsql
 
-from generator.config import SqlBinding
+from generator.targets.sql.settings import SqlBinding
 
 from .sql_attack_support import (
     MISSING,

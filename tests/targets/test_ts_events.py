@@ -93,7 +93,7 @@ def tcp_spec() -> tuple[Spec, str]:
         EventTransition(a, b, f"{event or 'timeout'} in {a}", None, (), None, None, None, (), event)
         for a, b, event in EDGES
     )
-    spec = dataclasses.replace(document.spec, transitions=transitions)  # type: ignore[arg-type]
+    spec = document.spec._replace(transitions=transitions)  # type: ignore[arg-type]
     return spec, document_sha256(document.source)
 
 
@@ -202,6 +202,6 @@ def test_events_that_collide_as_keys_are_refused() -> None:
     first = spec.transitions[0]
     assert isinstance(first, EventTransition)
     twin = dataclasses.replace(first, to_state="syn-sent", event="passive-open")
-    clashing = dataclasses.replace(spec, transitions=(*spec.transitions, twin))
+    clashing = spec._replace(transitions=(*spec.transitions, twin))  # type: ignore[arg-type]
     with pytest.raises(TypeScriptError, match="both map to the key PASSIVE_OPEN"):
         render_module(clashing, relative="specs/net/tcp.md", sha256=sha256)

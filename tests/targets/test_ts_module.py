@@ -10,7 +10,8 @@ from profiles import scaled
 from ts_harness import compile_project, run_script, run_tests
 
 from generator.config import load_config
-from generator.targets import REGISTRY, get_target
+from generator.targets import REGISTRY
+from generator.targets.registry import get_target
 from generator.targets.typescript import TypeScriptTarget
 from generator.targets.typescript.tests import TypeScriptTestsTarget, import_specifier
 
@@ -51,7 +52,7 @@ export const seen: readonly unknown[] = [
 
 
 def test_the_target_is_registered() -> None:
-    assert REGISTRY["typescript"] == "generator.targets.typescript:TypeScriptTarget"
+    assert REGISTRY["typescript"].target == "generator.targets.typescript:TypeScriptTarget"
     assert isinstance(get_target("typescript"), TypeScriptTarget)
 
 
@@ -174,23 +175,17 @@ def test_the_strict_flags_are_on(flag: str) -> None:
 def test_what_typescript_cannot_hold_faithfully_is_refused() -> None:
     """Lint reports these (SD110, SD104), but a rule can be ignored: generation must refuse
     rather than merge two states into one key or make a pair both declared and invalid."""
-    import dataclasses
-
     from generator.targets.typescript import TypeScriptError
     from generator.targets.typescript.render import render_module
 
     spec = SUBJECTS["workspace_export_delivery"].document.spec
-    twin = dataclasses.replace(spec.states[0], name="PENDING")
+    twin = spec.states[0]._replace(name="PENDING")
     with pytest.raises(TypeScriptError, match="SD110"):
-        render_module(
-            dataclasses.replace(spec, states=(*spec.states, twin)), relative="x", sha256="0"
-        )
+        render_module(spec._replace(states=(*spec.states, twin)), relative="x", sha256="0")
     first = spec.transitions[0]
-    clash = dataclasses.replace(
-        spec.invalid[0], from_state=first.from_state, to_state=first.to_state
-    )
+    clash = spec.invalid[0]._replace(from_state=first.from_state, to_state=first.to_state)
     with pytest.raises(TypeScriptError, match="SD104"):
-        render_module(dataclasses.replace(spec, invalid=(clash,)), relative="x", sha256="0")
+        render_module(spec._replace(invalid=(clash,)), relative="x", sha256="0")
 
 
 def test_the_node_packages_are_pinned_in_the_lockfile() -> None:
@@ -231,7 +226,7 @@ def test_importing_the_target_does_not_import_jinja2() -> None:
 
     code = (
         "import sys\n"
-        "from generator.targets import get_target\n"
+        "from generator.targets.registry import get_target\n"
         "get_target('typescript')\n"
         "assert 'jinja2' not in sys.modules, 'jinja2 imported'\n"
     )

@@ -18,7 +18,7 @@ from typing import Any
 
 from generator.config import load_config
 from generator.lint.document import lint_bytes
-from generator.targets.sql import SqlTarget
+from generator.targets.registry import get_target
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = {
@@ -57,7 +57,8 @@ def sql_files(seed: str) -> dict[str, str]:
     path = ROOT / SEEDS[seed]
     document = lint_bytes(path.read_bytes(), SEEDS[seed]).document
     assert document is not None
-    files = SqlTarget().files(document, load_config(ROOT))
+    config = load_config(ROOT)
+    files = get_target("sql", config).files(document, config)
     return {name.rsplit(".", 2)[-2]: data.decode() for name, data in files.items()}
 
 

@@ -20,7 +20,7 @@ from generator.testing.conformance import (
     load_oracle,
     sync_adapter,
 )
-from generator.testing.exhaustive import SpecError
+from generator.testing.proofs.expected import SpecError
 
 from .repos import (
     ROOT,
@@ -120,7 +120,7 @@ def test_the_names_are_exported_lazily_and_imports_stay_cheap() -> None:
     )
     code = (
         "import sys, generator.testing.conformance, generator.testing.coverage, "
-        "generator.testing.coverage_plugin; "
+        "generator.testing.pytest_plugin; "
         "print(sorted(m for m in ('hypothesis', 'jinja2') if m in sys.modules))"
     )
     done = subprocess.run(

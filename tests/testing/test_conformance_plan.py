@@ -15,8 +15,8 @@ from profiles import scaled
 
 from generator.lint.document import lint_bytes
 from generator.testing.conformance import ConformanceError, Oracle, load_oracle, run_checks
-from generator.testing.conformance_plan import build_plan, shortest_paths
-from generator.testing.exhaustive import UNDECLARED, Expected
+from generator.testing.conformance.plan import build_plan, shortest_paths
+from generator.testing.proofs.expected import UNDECLARED, Expected
 from generator.testing.strategies import spec_documents
 
 from .repos import ROOT, SEEDS

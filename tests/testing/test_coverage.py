@@ -138,9 +138,7 @@ def test_a_listener_records_machines_built_by_hand() -> None:
 
 def test_the_plugin_is_registered_through_pytest11() -> None:
     points = importlib.metadata.entry_points(group="pytest11")
-    assert [p.value for p in points if p.name == "statedoc"] == [
-        "generator.testing.coverage_plugin"
-    ]
+    assert [p.value for p in points if p.name == "statedoc"] == ["generator.testing.pytest_plugin"]
 
 
 USER_TEST = """

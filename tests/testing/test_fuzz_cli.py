@@ -21,7 +21,7 @@ from profiles import fuzz_examples
 from sample_documents import DOOR, HEADER
 
 from generator.cli import main
-from generator.testing.documents import TRICKY_TEXT, spec_documents, texts
+from generator.testing.strategies import TRICKY_TEXT, spec_documents, texts
 
 #: slow: property runs, scaled by the Hypothesis profile (tests/conftest.py).
 pytestmark = pytest.mark.slow

@@ -36,8 +36,8 @@ from generator.testing import (
     import_generated,
     render_test_module,
 )
-from generator.testing.expected import OK, UNDECLARED
-from generator.testing.machine import run_machine, state_machine_for
+from generator.testing.proofs.expected import OK, UNDECLARED
+from generator.testing.proofs.state_machine import run_machine, state_machine_for
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_PAIRS, STATE_MACHINE = "all_pairs", "state_machine"

@@ -28,9 +28,15 @@ from generator.findings import Severity
 from generator.lint.document import lint_bytes
 from generator.model.names import member_name
 from generator.testing import check_module, find_generated_modules, import_generated
-from generator.testing.breakers import BROKEN_CODES, broken_documents, undecodable_documents
-from generator.testing.documents import Draft, render_document, spec_drafts
-from generator.testing.machine import run_machine, state_machine_for
+from generator.testing.proofs.state_machine import run_machine, state_machine_for
+from generator.testing.strategies import (
+    BROKEN_CODES,
+    Draft,
+    broken_documents,
+    render_document,
+    spec_drafts,
+    undecodable_documents,
+)
 
 #: slow: property runs, scaled by the Hypothesis profile (tests/conftest.py).
 pytestmark = pytest.mark.slow

@@ -27,7 +27,7 @@ from generator.testing import (
     render_test_module,
     statedoc_tests,
 )
-from generator.testing.machine import run_machine, state_machine_for
+from generator.testing.proofs.state_machine import run_machine, state_machine_for
 
 #: slow: property runs, scaled by the Hypothesis profile (tests/conftest.py).
 pytestmark = pytest.mark.slow

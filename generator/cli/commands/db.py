@@ -92,6 +92,7 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"statedoc: error: cannot reach the database: {exc}".rstrip(), file=sys.stderr)
         return EXIT_USAGE
     from generator.targets.sql.check import check_database
+    from generator.targets.sql.settings import sql_settings
 
     try:
         with connection:
@@ -99,7 +100,7 @@ def run_check(args: argparse.Namespace) -> int:
             report = check_database(
                 connection,
                 specs,
-                config.sql.schema,
+                sql_settings(config).schema,
                 sweep=workspace.whole and complete,
                 known_ids=known_ids,
                 timeout=args.timeout,
@@ -130,9 +131,11 @@ def _expected(
     from generator.targets import source_path
     from generator.targets.sql.names import SqlError
     from generator.targets.sql.pg_functions import pg_objects
+    from generator.targets.sql.settings import sql_settings
     from generator.targets.sql.target import plan_for
     from generator.targets.sql.verify import Expected
 
+    settings = sql_settings(config)
     specs: list[Expected] = []
     documents: dict[str, Document] = {}
     known: set[str] = set()
@@ -144,7 +147,7 @@ def _expected(
         if not lint_run.clean(result.path) or document.spec.id in documents:
             continue
         try:
-            plan = plan_for(document, config.sql, source_path(document, config))
+            plan = plan_for(document, settings, source_path(document, config))
             objects = pg_objects(plan)
         except SqlError:
             continue  # generate reports it; there is nothing installed to compare

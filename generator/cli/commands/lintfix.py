@@ -1,8 +1,8 @@
 """``lint --fix`` / ``lint --diff`` over files: each fix is computed from a document lint read
 (bytes in, bytes out), then diffed or applied by the one plan/apply layer
-(:mod:`generator.output.plan`) as an in-place edit of that document, so a file changed since,
-or read-only, is refused with the reason; then lint again so the report shows what is left
-(as ruff does).
+(:mod:`generator.output.plan`, :mod:`generator.output.apply`) as an in-place edit of that
+document, so a file changed since, or read-only, is refused with the reason; then lint again
+so the report shows what is left (as ruff does).
 
 The run that found the findings keeps no documents (it uses the cache and worker processes),
 so the files with a fixable finding, usually few, are linted again keeping theirs. A file
@@ -153,7 +153,7 @@ def run_fix(args: argparse.Namespace, lint_run: LintRun, files: list[SpecFile]) 
     """Preview (``--diff``) or make the fixes; a fix the plan refuses (the file is read-only,
     or changed since lint read it) is also an SD408 finding of the report."""
     from generator.cli.commands.lintrun import exit_code, lint_specs, report
-    from generator.output.plan import apply_plan
+    from generator.output.apply import apply_plan
 
     planned = plan_all(lint_run, files, relint(args, to_fix(lint_run, files)))
     plan = planned.plan

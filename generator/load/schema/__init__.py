@@ -1,26 +1,23 @@
 """The front matter's JSON Schema, a fast exact pre-check, and violations with paths.
 
-jsonschema costs ~250 ms to import and ~2 ms a document. Most documents in a repo are valid, so
-``fast_valid`` (a hand-written check of the same schema) decides first; the full validator runs
-only when it says no, which keeps findings identical while the clean path never imports it. A
-test holds the two to agreement over the fixtures and random documents.
+jsonschema is slow to import and to run, and most documents in a repo are valid, so
+``fast_valid`` (the same schema compiled by :mod:`generator.load.schema.fast`, which refuses
+any keyword it does not implement) decides first; the full validator runs only when it says
+no, which keeps findings identical while the clean path never imports it. A test holds the two
+to agreement over the fixtures and random documents.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import re
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path as FilePath
-from typing import TYPE_CHECKING, Any, cast
-
-from generator.records import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
+from generator.load.schema.fast import Check, compile_schema
 from generator.load.strict_yaml import Path
 
 SCHEMA_FILE = "front-matter.schema.json"
@@ -38,8 +35,7 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
+class Violation(NamedTuple):
     """One schema violation at the node ``path`` (``key`` set when the key itself is wrong)."""
 
     path: Path
@@ -118,133 +114,13 @@ def _article(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
-# --- the fast pass -------------------------------------------------------------------------
-
-
-def _is_int(value: object) -> bool:
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (
-        isinstance(value, float) and math.isfinite(value) and value.is_integer()
-    )
-
-
-_Check = Callable[[object], bool]
-
-
-def _compile(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
-    """Exactly the subset of JSON Schema that ``front-matter.schema.json`` uses, turned once
-    into closures (walking the schema's dicts for every document was an eighth of a lint)."""
-    if "$ref" in node:
-        name = node["$ref"].rsplit("/", 1)[1]
-        if name in refs:  # compiled already: call it directly, not through the table
-            return refs[name]
-        return lambda value: refs[name](value)  # noqa: PLW0108 - refs is filled in later
-    if "oneOf" in node:
-        options = tuple(_compile(option, refs) for option in node["oneOf"])
-
-        def one_of(value: object) -> bool:
-            matched = 0
-            for check in options:
-                if check(value):
-                    matched += 1
-            return matched == 1
-
-        return one_of
-    rest = _compile_rest(node, refs)
-    if "not" in node:
-        if node["not"].keys() == {"const"}:  # a state name: one call, not three
-            const = node["not"]["const"]
-            return lambda value: not (value == const and type(value) is type(const)) and rest(value)
-        negated = _compile(node["not"], refs)
-        return lambda value: not negated(value) and rest(value)
-    return rest
-
-
-def _compile_rest(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
-    if "const" in node:
-        const = node["const"]
-        return lambda value: bool(value == const and type(value) is type(const))
-    if "enum" in node:
-        enum = tuple(node["enum"])
-        if all(type(option) is str for option in enum):  # a set lookup, not a scan
-            words = frozenset(enum)
-            return lambda value: type(value) is str and value in words
-        return lambda value: any(value == o and type(value) is type(o) for o in enum)
-    kind = node.get("type")
-    if kind == "string":
-        return _compile_string(node.get("minLength", 0), node.get("pattern"))
-    if kind == "integer":
-        minimum = node.get("minimum", -math.inf)
-        # Compare as Python numbers: float() would overflow on a 4000-digit integer.
-        return lambda value: _is_int(value) and cast(float, value) >= minimum
-    if kind == "array":
-        min_items = node.get("minItems", 0)
-        items = None if node.get("items") is None else _compile(node["items"], refs)
-
-        def array(value: object) -> bool:
-            if not isinstance(value, list) or len(value) < min_items:
-                return False
-            if items is not None:
-                for item in value:
-                    if not items(item):
-                        return False
-            return True
-
-        return array
-    if kind == "object":
-        return _compile_object(node, refs)
-    raise AssertionError(f"schema construct not covered by the fast pass: {node}")
-
-
-def _compile_string(min_length: int, pattern: str | None) -> _Check:
-    if min_length == 0 and pattern is None:  # most text fields
-        return lambda value: isinstance(value, str)
-    search = None if pattern is None else re.compile(pattern).search  # unanchored, as in JSON
-
-    def string(value: object) -> bool:
-        if not isinstance(value, str) or len(value) < min_length:
-            return False
-        return search is None or search(value) is not None
-
-    return string
-
-
-def _compile_object(node: dict[str, Any], refs: dict[str, _Check]) -> _Check:
-    required = tuple(node.get("required", ()))
-    props = {key: _compile(sub, refs) for key, sub in node.get("properties", {}).items()}
-    names = node.get("propertyNames")
-    name_check = None if names is None else _compile({"type": "string", **names}, refs)
-    extra = node.get("additionalProperties")
-    extra_check = _compile(extra, refs) if isinstance(extra, dict) else None
-
-    def obj(value: object) -> bool:
-        if not isinstance(value, dict):
-            return False
-        for key in required:
-            if key not in value:
-                return False
-        for key, item in value.items():
-            if name_check is not None and not name_check(key):
-                return False
-            check = props.get(key)
-            if check is not None:
-                if not check(item):
-                    return False
-            elif extra_check is not None and not extra_check(item):
-                return False
-        return True
-
-    return obj
+# --- the fast pass (fast.py) ---------------------------------------------------------------
 
 
 @cache
-def _fast_check() -> _Check:
-    root = schema()
-    refs: dict[str, _Check] = {}
-    for name, node in root["$defs"].items():  # a ref to an earlier definition is direct
-        refs[name] = _compile(node, refs)
-    return _compile(root, refs)
+def _fast_check() -> Check:
+    """Built on first use; refuses a schema keyword it does not implement."""
+    return compile_schema(schema())
 
 
 def fast_valid(value: object) -> bool:

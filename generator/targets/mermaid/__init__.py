@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generator.targets import base_path, source_path
-from generator.templating import has_header
+from generator.targets import Target, base_path, source_path
+from generator.templating import comment_text, has_header, header_line
 
 if TYPE_CHECKING:
     from generator.config import Config
@@ -14,11 +14,16 @@ if TYPE_CHECKING:
     from generator.model.spec import Spec
 
 
+def mmd_header(relative: str) -> str:
+    """The header line naming the spec ``relative``; ``%`` is spelled ``%25`` so a path can
+    never form a ``%%{...}%%`` Mermaid directive."""
+    return header_line("%%", relative, escape=lambda text: comment_text(text).replace("%", "%25"))
+
+
 def render_diagram(spec: Spec, *, relative: str) -> str:
     """The ``.mmd`` file: our header as a Mermaid comment, then the diagram."""
     from generator.diagram.sync import event_labels
     from generator.diagram.writer import render_state_diagram  # lazy: Jinja2
-    from generator.targets.python.render import mmd_header
 
     diagram = render_state_diagram(
         spec.state_names,
@@ -32,7 +37,7 @@ def render_diagram(spec: Spec, *, relative: str) -> str:
     return f"{mmd_header(relative)}\n{diagram}"
 
 
-class MermaidTarget:
+class MermaidTarget(Target):
     """Standalone ``.mmd`` diagrams, for tools that render Mermaid files."""
 
     name = "mermaid"

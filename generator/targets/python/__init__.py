@@ -9,23 +9,15 @@ from __future__ import annotations
 
 from generator.targets import document_sha256
 from generator.targets.python.package import render_package_init, render_py_typed
-from generator.targets.python.render import (
-    MMD_HEADER,
-    PY_HEADER,
-    alias_name,
-    mmd_header,
-    render_module,
-)
+from generator.targets.python.render import PY_HEADER, alias_name, render_module
 from generator.templating import RenderError, has_header
 
 __all__ = [
-    "MMD_HEADER",
     "PY_HEADER",
     "RenderError",
     "alias_name",
     "document_sha256",
     "has_header",
-    "mmd_header",
     "render_module",
     "render_package_init",
     "render_py_typed",

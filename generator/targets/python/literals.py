@@ -10,9 +10,6 @@ same string). Under test (``SELF_CHECK``) every literal is also checked with
 ``ast.literal_eval``, and the property tests prove over arbitrary text that a spec can never
 inject code; normal runs skip the re-parse (it was a large share of a cold ``generate``).
 
-:func:`comment_text` makes text safe inside a one-line ``#`` or ``%%`` comment (used for the
-header's file path, which is not spec text but may still hold any character a file name can).
-
 No Jinja2 here: this module is cheap to import and easy to test on its own.
 """
 
@@ -175,18 +172,6 @@ def _checked(value: object, indent: int, lead: int) -> str:
     if type(parsed) is not type(expected) or parsed != expected:  # pragma: no cover
         raise LiteralError(f"literal for {value!r} does not round-trip")
     return source
-
-
-def comment_text(text: str) -> str:
-    """``text`` for a one-line comment: non-printable characters become ``\\x..``/``\\u....``
-    escapes (so no line break, NUL, bidi control or lone surrogate reaches the file)."""
-    out: list[str] = []
-    for char in text:
-        if char.isprintable() or char == " ":
-            out.append(char)
-        else:
-            out.append(repr(char)[1:-1])
-    return "".join(out)
 
 
 def _doc_char(char: str) -> str:

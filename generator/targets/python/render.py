@@ -13,25 +13,23 @@ Jinja2 is imported lazily by the kit, so linting never pays for it.
 from __future__ import annotations
 
 import builtins
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.model.events import event_member, method_clash
 from generator.model.names import member_name, pascal_name
 from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec
-from generator.records import dataclass
 from generator.targets.python import literals
-from generator.targets.python.literals import comment_text
+from generator.targets.python.filters import environment
 from generator.targets.python.package import RUFF_MODULE_NAME as _RUFF_MODULE_NAME
 from generator.targets.refusals import refuse_unfaithful, unique_members
-from generator.templating import GENERATED, RenderError, environment, header_line
+from generator.templating import GENERATED, RenderError, comment_text, header_line
 
 if TYPE_CHECKING:
     pass
 
 #: How a generated Python file starts; followed by `` from <spec path>`` for a module.
 PY_HEADER = f"# {GENERATED}"
-#: How a generated Mermaid file starts.
-MMD_HEADER = f"%% {GENERATED}"
 
 #: Longest state member a ``class State`` body line holds under the line width.
 _MAX_CLASS_MEMBER = 60
@@ -97,11 +95,6 @@ _EVENT_MODULE_NAMES = frozenset(_PUBLIC_EVENTS) | {"EventNotAllowedError"}
 
 def module_header(relative: str) -> str:
     return header_line("#", relative)
-
-
-def mmd_header(relative: str) -> str:
-    # ``%`` is spelled ``%25`` so a path can never form a ``%%{...}%%`` Mermaid directive.
-    return header_line("%%", relative, escape=lambda text: comment_text(text).replace("%", "%25"))
 
 
 def alias_name(title: str, *, events: bool = False) -> str | None:
@@ -207,7 +200,7 @@ def _events(spec: Spec) -> dict[str, str]:
 
 
 def _render(template: str, context: dict[str, Any], what: str) -> str:
-    text = environment("generator.targets.python").get_template(template).render(context)
+    text = environment().get_template(template).render(context)
     if not literals.SELF_CHECK:
         return text
     import ast

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from generator.targets import base_path, document_sha256, source_path
+from generator.targets import Target, base_path, document_sha256, source_path
 from generator.templating import has_header
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ _INIT = "__init__.py"
 _MARKER = "py.typed"
 
 
-class PythonTarget:
+class PythonTarget(Target):
     """Typed, stdlib-only state machine modules (:mod:`.render`)."""
 
     name = "python"

@@ -1,7 +1,7 @@
 """Findings of a ``sql`` generation run over many documents: SD121 and SD122.
 
-Cross-document, so not a lint rule: the pipeline calls :func:`target_findings` with the
-documents it generates for the ``sql`` target (bindings may come from the configuration).
+Cross-document, so not a lint rule: the pipeline asks the ``sql`` target for them with the
+documents it generates (bindings may come from the configuration).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from generator.findings import Finding
 from generator.targets.sql.plan import Names, binding_for
 
 if TYPE_CHECKING:
-    from generator.config import Config
     from generator.load.strict_yaml import Path
     from generator.model.document import Document
+    from generator.targets.sql.settings import SqlSettings
 
 
 def finding_at(document: Document, code: str, path: Path, message: str) -> Finding:
@@ -28,7 +28,7 @@ def finding_at(document: Document, code: str, path: Path, message: str) -> Findi
     return finding(code, document.path, (*start, *end), message)
 
 
-def target_findings(documents: Sequence[Document], config: Config) -> list[Finding]:
+def target_findings(documents: Sequence[Document], settings: SqlSettings) -> list[Finding]:
     """SD121 for every document after the first that shares an object name or a bound
     column with an earlier one (by path); SD122 for each document without a binding."""
     found: list[Finding] = []
@@ -36,9 +36,9 @@ def target_findings(documents: Sequence[Document], config: Config) -> list[Findi
     for document in sorted(documents, key=lambda d: d.path):
         spec = document.spec
         names = Names.for_spec(spec)
-        binding = binding_for(spec, config.sql)
+        binding = binding_for(spec, settings)
         keys: list[tuple[tuple[str, ...], str, Path]] = [
-            (("object", config.sql.schema, name), f"the SQL object {name!r}", ("title",))
+            (("object", settings.schema, name), f"the SQL object {name!r}", ("title",))
             for name in (names.domain, names.check, names.trigger_function)
         ]
         if binding is None:

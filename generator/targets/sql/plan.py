@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.config import SqlBinding, SqlSettings
 from generator.model.names import snake_name
 from generator.model.spec import Spec
 from generator.targets.refusals import refuse_unfaithful
 from generator.targets.sql.names import SqlError, fit_name, state_text
+from generator.targets.sql.settings import SqlBinding, SqlSettings
 
 #: SQLSTATEs of the generated checks: class ``SD`` is not used by the SQL standard or
 #: PostgreSQL, so a caller can tell these apart from any other error.

@@ -7,20 +7,20 @@ triggers must name their table (finding SD122, from :func:`target_findings`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from generator.targets import base_path, document_sha256, source_path
+from generator.targets import Target, base_path, document_sha256, source_path
 from generator.targets.sql.names import SqlError, comment_line
 from generator.targets.sql.plan import SqlPlan, build_plan
 from generator.targets.sql.postgresql import render_postgresql
+from generator.targets.sql.settings import SqlSettings
 from generator.targets.sql.sqlite import render_sqlite
 from generator.templating import has_header, header_line
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from generator.config import Config, SqlSettings
+    from generator.config import Config
     from generator.findings import Finding
     from generator.model.document import Document
 
@@ -44,15 +44,18 @@ def plan_for(document: Document, settings: SqlSettings, source: str) -> SqlPlan:
     )
 
 
-@dataclass
-class SqlTarget:
-    """Generates database enforcement of each spec (see the package docstring)."""
+class SqlTarget(Target):
+    """Generates database enforcement of each spec (see the package docstring), with the
+    project's ``[tool.statedoc.sql]`` (:mod:`.settings`)."""
 
-    name: str = "sql"
+    name = "sql"
+
+    def __init__(self, settings: SqlSettings | None = None) -> None:
+        self.settings = settings if settings is not None else SqlSettings()
 
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
         """Raises :class:`SqlError` when the spec cannot be written as SQL."""
-        plan = plan_for(document, settings.sql, source_path(document, settings))
+        plan = plan_for(document, self.settings, source_path(document, settings))
         top = header(plan)
         base = base_path(document)
         out = {f"{base}.postgresql.sql": render_postgresql(plan, top).encode()}
@@ -64,7 +67,7 @@ class SqlTarget:
         """SD121/SD122 over the whole set of generated documents (see :mod:`.findings`)."""
         from generator.targets.sql.findings import target_findings
 
-        return target_findings(documents, settings)
+        return target_findings(documents, self.settings)
 
     def owns(self, path: str, first_line: str) -> bool:
         return (

@@ -13,7 +13,7 @@ import keyword
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.targets import import_path, module_parts, source_path
+from generator.targets import Target, import_path, module_parts, source_path
 from generator.templating import has_header
 
 if TYPE_CHECKING:
@@ -35,7 +35,8 @@ def render_test_module(module_import_path: str, spec_path: str) -> str:
     identifier); ``spec_path`` is the spec document's path, best relative to the project root
     (the test then finds it from any working directory). The result needs ``hypothesis``.
     """
-    from generator.templating import environment, header_line
+    from generator.targets.python.filters import environment
+    from generator.templating import header_line
 
     parts = module_import_path.split(".")
     if not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):
@@ -54,7 +55,7 @@ def render_test_module(module_import_path: str, spec_path: str) -> str:
     return text
 
 
-class TestsTarget:
+class TestsTarget(Target):
     """Property-test modules for the generated Python modules (written to ``--tests``)."""
 
     __test__ = False  # not a pytest test class, whatever its name

@@ -3,10 +3,10 @@ module next to the Python one (or under its own output folder)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.targets import Target
 from generator.targets.typescript.paths import base_path, spec_source
 from generator.targets.typescript.render import has_header, render_module
 
@@ -22,11 +22,10 @@ def module_text(document: Document, source: str) -> str:
     return render_module(document.spec, relative=source, sha256=document_sha256(document.source))
 
 
-@dataclass
-class TypeScriptTarget:
+class TypeScriptTarget(Target):
     """Generates one TypeScript module per spec (see :mod:`generator.targets.typescript`)."""
 
-    name: str = "typescript"
+    name = "typescript"
 
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
         """Raises :class:`TypeScriptError` when the spec cannot be written as TypeScript."""

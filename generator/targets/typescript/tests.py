@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 import posixpath
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.targets import Target
 from generator.targets.typescript.paths import base_path, spec_source
 from generator.targets.typescript.render import context, render
 
@@ -41,13 +41,17 @@ def import_specifier(test_file: str, module_file: str) -> str:
     return target[: -len(".ts")] + ".js"
 
 
-@dataclass
-class TypeScriptTestsTarget:
+class TypeScriptTestsTarget(Target):
     """Writes the property test of each spec's TypeScript module into ``folder``."""
 
-    folder: Path
-    name: str = "typescript-tests"
-    root: str = "tests"
+    name = "typescript-tests"
+    root = "tests"
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def context(self) -> str:
+        return str(self.folder)  # the tests import the modules by a path relative to it
 
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
         from generator.targets import document_sha256

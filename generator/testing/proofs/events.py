@@ -14,8 +14,8 @@ from enum import StrEnum
 from typing import Any
 
 from generator.model.events import method_clash
-from generator.testing.expected import Expected
-from generator.testing.records import Failures, _call, check_transition_record, describe
+from generator.testing.proofs.expected import Expected
+from generator.testing.proofs.failures import Failures, _call, check_transition_record, describe
 
 #: Names that are never an event (an event is lower snake case).
 NOT_EVENTS = ("", "Close", "close ", "__class__", "\x00", "no such event")

@@ -1,5 +1,5 @@
 """The core of conformance testing: the adapter protocol, the oracle built from the spec, the
-step tracker and the plan runner (shared by :mod:`.conformance` and :mod:`.conformance_walk`)."""
+step tracker and the plan runner (shared by :mod:`.suite` and :mod:`.walk`)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from generator.testing.conformance_plan import Check
-from generator.testing.exhaustive import Expected
+from generator.testing.conformance.plan import Check
+from generator.testing.proofs.expected import Expected
 
 if TYPE_CHECKING:
     pass
@@ -131,7 +131,7 @@ def load_oracle(spec: str | os.PathLike[str]) -> Oracle:
     """
     from generator.targets import document_sha256
     from generator.targets.python.render import render_module
-    from generator.testing.expected import lint_clean
+    from generator.testing.proofs.expected import lint_clean
 
     path = Path(os.fspath(spec))
     document, _ = lint_clean(path)

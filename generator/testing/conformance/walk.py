@@ -25,7 +25,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from generator.testing.conformance_core import (
+from generator.testing.conformance.core import (
     Adapter,
     ConformanceError,
     Oracle,

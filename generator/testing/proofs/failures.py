@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from generator.testing.expected import ExpectedTransition
+from generator.testing.proofs.expected import ExpectedTransition
 
 _MAX_REPORTED = 40
 

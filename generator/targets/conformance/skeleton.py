@@ -12,6 +12,8 @@ import ast
 import keyword
 
 from generator.model.names import pascal_name
+from generator.targets.python.filters import pyrepr
+from generator.templating import comment_text
 
 _TEMPLATE = '''\
 # Conformance tests of your service against {header}.
@@ -64,25 +66,13 @@ def render_conformance_skeleton(module_import: str, spec_path: str) -> str:
     parts = module_import.split(".")
     if not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):
         raise ValueError(f"not a dotted import path: {module_import!r}")
-    from generator.targets.python.literals import comment_text
-
     base = pascal_name(parts[-1], fallback="Spec")
     text = _TEMPLATE.format(
         header=comment_text(spec_path),
         module=module_import,
         adapter=f"{base}Adapter",
         test_class=f"Test{base}Conformance",
-        spec=_literal(spec_path),
+        spec=pyrepr(spec_path),
     )
     ast.parse(text)  # a bug here must never write a file that does not parse
-    return text
-
-
-def _literal(value: str) -> str:
-    """``repr`` in double quotes where that needs no escape (as ``ruff format`` writes it)."""
-    text = repr(value)
-    if text.startswith("'") and "'" not in value and '"' not in value:
-        text = f'"{text[1:-1]}"'
-    if ast.literal_eval(text) != value:  # pragma: no cover - a bug here must not write code
-        raise ValueError(f"literal for {value!r} does not round-trip")
     return text

@@ -6,7 +6,7 @@ whatever the context says, or raises; the model records which), and a listener t
 every performed step. Rules then attempt, in any order: a declared transition, a listed invalid
 pair (from the current state and from anywhere), an undeclared pair, a name that is no state,
 any state at all, and resuming a machine in any declared state. Each attempt is checked
-against the model (:class:`~generator.testing.expected.Expected`) built from the *spec*:
+against the model (:class:`~generator.testing.proofs.expected.Expected`) built from the *spec*:
 
 - a listed invalid pair raises ``ForbiddenTransition`` with the spec's ``why`` and the pair;
 - an undeclared pair raises ``UndeclaredTransition``, a non-state name ``ValueError``;
@@ -38,13 +38,13 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from generator.testing.checks import (
+from generator.testing.proofs.checks import (
     GuardBoomError,
     check_error,
 )
-from generator.testing.events import NOT_EVENTS, fire_step
-from generator.testing.expected import FORBIDDEN, OK, UNDECLARED, Expected, SpecLike
-from generator.testing.records import (
+from generator.testing.proofs.events import NOT_EVENTS, fire_step
+from generator.testing.proofs.expected import FORBIDDEN, OK, UNDECLARED, Expected, SpecLike
+from generator.testing.proofs.failures import (
     Failures,
     check_transition_record,
     describe,
@@ -115,7 +115,7 @@ def _machine_class(module: types.ModuleType, expected: Expected) -> type[RuleBas
     )
 
     class StatedocMachine(RuleBasedStateMachine):
-        """Random attempts against one generated module; see :mod:`generator.testing.machine`."""
+        """Random attempts against one generated module; see :mod:`.state_machine`."""
 
         def __init__(self) -> None:
             super().__init__()

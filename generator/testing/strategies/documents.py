@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from generator.model.names import member_name
-from generator.testing.yaml_writer import STYLES, dump_yaml
+from generator.testing.strategies.yaml_writer import STYLES, dump_yaml
 
 # -- building blocks ---------------------------------------------------------------------
 
@@ -331,7 +331,7 @@ def spec_drafts(
         state_items.append(item)
     transition_items = [draw(_transition_item(names[a], names[b], repos)) for a, b in transitions]
     if events:
-        from generator.testing.event_documents import with_events
+        from generator.testing.strategies.event_documents import with_events
 
         transition_items = draw(with_events(transition_items))
     invalid_items = [{"from": names[a], "to": names[b], "why": draw(texts())} for a, b in invalid]

@@ -1,31 +1,7 @@
-"""Conformance tests of *your* service against a spec: does the code that changes stored rows
-honour the lifecycle the spec document declares?
+"""The pytest class of the conformance kit: the plans and the random walk against one adapter.
 
-You write an adapter (:class:`Adapter`) that lets statedoc create an object in your system, read
-its stored state and attempt a move to a state; :func:`conformance_tests` turns it into a pytest
-class in one line::
-
-    from generator.testing.conformance import conformance_tests
-
-    TestDeliveries = conformance_tests(
-        spec="specs/platform/queries/workspace-export-delivery.md", adapter=DeliveryRepoAdapter
-    )
-
-The expected behaviour (the *oracle*) comes from the spec document alone: it is linted with
-statedoc's own loader and its Python module is generated in memory from it (the same
-``Machine`` ``statedoc generate`` writes, never a file of your tree, so it cannot be stale).
-Nothing is learnt from the system under test.
-
-The class runs generated plans (:mod:`generator.testing.conformance_plan`): the shortest path
-from an initial state to every state, every declared transition (its source reached along a
-shortest path), every pair the spec lists as invalid attempted from its source, a bounded
-sample of undeclared pairs and a few names that are no state (each must be rejected and leave
-the stored state unchanged); and a Hypothesis random walk
-(:mod:`generator.testing.conformance_walk`) comparing the system with the generated ``Machine``
-after every step. Every failure is a :class:`ConformanceError` naming the path that led to it:
-a plan's path is a shortest one; the walk's is shrunk by Hypothesis.
-
-Imports neither Hypothesis nor Jinja2 until a test runs.
+Every test and every example of the walk gets a fresh adapter; the oracle is loaded once per
+class, when its first test runs.
 """
 
 from __future__ import annotations
@@ -36,40 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.testing.conformance_core import (
-    Adapter,
-    AsyncAdapter,
-    ConformanceError,
-    Oracle,
-    Step,
-    _close,
-    format_path,
-    load_oracle,
-    run_checks,
-    sync_adapter,
-)
-from generator.testing.conformance_plan import Check, Plan, build_plan
-from generator.testing.conformance_skeleton import render_conformance_skeleton
+from generator.testing.conformance.core import Adapter, Oracle, _close, load_oracle, run_checks
+from generator.testing.conformance.plan import build_plan
 
 if TYPE_CHECKING:
     import hypothesis
-
-__all__ = [
-    "Adapter",
-    "AsyncAdapter",
-    "Check",
-    "ConformanceError",
-    "Oracle",
-    "Plan",
-    "Step",
-    "build_plan",
-    "conformance_tests",
-    "format_path",
-    "load_oracle",
-    "render_conformance_skeleton",
-    "run_checks",
-    "sync_adapter",
-]
 
 AdapterSource = Callable[[], Adapter] | str
 
@@ -121,7 +68,7 @@ def conformance_tests(
         return test
 
     def test_random_walk(self: object, request: Any) -> None:
-        from generator.testing.conformance_walk import run_walk
+        from generator.testing.conformance.walk import run_walk
 
         run_walk(oracle(), factory(request), settings)
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from generator.load.schema import schema
 from generator.model.names import member_name
-from generator.testing.documents import (
+from generator.testing.strategies.documents import (
     REPO_NAMES,
     Draft,
     diagram_for,
@@ -27,7 +27,7 @@ from generator.testing.documents import (
     state_names,
     texts,
 )
-from generator.testing.yaml_writer import dump_yaml
+from generator.testing.strategies.yaml_writer import dump_yaml
 
 Breaker = Callable[[st.DrawFn, Draft], "str | Draft | None"]
 _BREAKERS: dict[str, Breaker] = {}

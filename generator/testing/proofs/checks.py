@@ -16,14 +16,14 @@ from enum import StrEnum
 from typing import Any
 
 from generator.model.names import member_name
-from generator.testing.expected import (
+from generator.testing.proofs.expected import (
     FORBIDDEN,
     OK,
     UNDECLARED,
     Expected,
     SpecLike,
 )
-from generator.testing.records import (
+from generator.testing.proofs.failures import (
     Failures,
     _call,
     check_transition_record,
@@ -370,7 +370,7 @@ def check_against(module: types.ModuleType, expected: Expected) -> None:
     _check_guards(m, expected, members, failures)
     _check_queries(m, expected, members, failures)
     _check_unknown(m, expected, failures)
-    from generator.testing.events import check_events  # imports this module
+    from generator.testing.proofs.events import check_events  # imports this module
 
     check_events(m, expected, members, failures)
     failures.raise_if_any()

@@ -21,7 +21,7 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from generator.testing.exhaustive import UNDECLARED, Expected
+from generator.testing.proofs.expected import UNDECLARED, Expected
 
 KINDS = ("reach", "declared", "invalid", "undeclared")
 #: Names that are no state, attempted from each initial state.

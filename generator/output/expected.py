@@ -1,0 +1,187 @@
+"""What ``generate`` writes for the chosen targets: every clean document served by the render
+cache or rendered, with the refusals that keep a file from being written wrong.
+
+* two documents that render one path (compared case-insensitively, for macOS and Windows
+  checkouts) are both refused: neither overwrites the other;
+* a document with a file too long for its folder is refused whole
+  (:mod:`generator.output.fitting`);
+* the files that follow from the set of paths (``__init__.py``...) come last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from generator.config import Config
+from generator.lint.cache import RenderCache, Rendered
+from generator.lint.document import FileResult
+from generator.load.discover import SpecFile
+from generator.model.document import Document
+from generator.output.fitting import refuse_overlong
+from generator.output.plan import COLLISION, REFUSED, Output, Problem
+from generator.output.rendered import (
+    Pending,
+    cache_context,
+    digests_of,
+    in_sync,
+    prepare,
+    render_files,
+    served,
+    span_at,
+    unloadable,
+)
+from generator.output.sources import Sources
+from generator.targets import Target
+from generator.templating import RenderError
+
+
+def _collision(
+    doc: Pending, relative: str, claimants: Sequence[tuple[Pending, str]], sources: Sources
+) -> Problem:
+    """SD406 at the document's title: ``relative`` is also written for another document, or
+    by two of the chosen targets."""
+    rest = list(dict.fromkeys(d.spec_file.display for d, _ in claimants if d is not doc))
+    if rest:
+        # Name a few: a message per document listing all others grows quadratically.
+        others = ", ".join(rest[:3]) + (f" and {len(rest) - 3} more" if len(rest) > 3 else "")
+        why = f"would also be written for {others}; give the documents distinct titles"
+    else:
+        names = " and ".join(dict.fromkeys(target for _, target in claimants))
+        why = f"is written by both the {names} targets; choose one of them"
+    document = sources.document(doc.result)
+    line, column, end_line, end_column = (
+        span_at(document, "title") if document is not None else (1, 1, 1, 1)
+    )
+    return Problem(
+        doc.spec_file.display,
+        line,
+        column,
+        f"refused: the file {relative} {why}",
+        COLLISION,
+        (end_line, end_column),
+    )
+
+
+def _collisions(
+    rendered: Sequence[tuple[Pending, dict[str, dict[str, bytes]]]],
+    roots: dict[str, str],
+    sources: Sources,
+) -> tuple[list[Problem], set[int]]:
+    """Refuse every document one of whose files another document also renders, or two of
+    its targets do (paths of one root compared case-insensitively, for macOS and Windows
+    checkouts); returns the refusals and the indexes of the documents refused."""
+    claims: dict[tuple[str, str], list[tuple[int, str, str]]] = {}  # index, target, path
+    for index, (_, files_by_target) in enumerate(rendered):
+        for target_name, files in files_by_target.items():
+            root = roots[target_name]
+            for relative in files:
+                key = (root, relative.casefold())
+                claims.setdefault(key, []).append((index, target_name, relative))
+    first: dict[int, tuple[str, list[tuple[int, str, str]]]] = {}  # document -> its first clash
+    for owners in claims.values():
+        if len(owners) > 1:
+            for index, _, relative in owners:
+                first.setdefault(index, (relative, owners))
+    problems = [
+        _collision(
+            rendered[index][0], relative, [(rendered[i][0], t) for i, t, _ in owners], sources
+        )
+        for index, (relative, owners) in first.items()
+    ]
+    return problems, set(first)
+
+
+def expected_outputs(
+    candidates: Sequence[tuple[SpecFile, FileResult]],
+    settings: Config,
+    targets: Sequence[Target],
+    cache: RenderCache | None = None,
+    sources: Sources | None = None,
+    folders: dict[str, Path | None] | None = None,
+) -> tuple[dict[str, list[Output]], list[Problem], list[str]]:
+    """Render every clean document (a lint result and its file) for every target; returns
+    the outputs by root (``"out"``, ``"tests"``), the refusals and the documents generated.
+
+    ``settings.out`` is the output folder (its name goes into the package files); ``cache``
+    serves renderings of documents rendered before (same bytes, path, targets and code);
+    ``sources`` parses the documents the lint run did not keep; ``folders`` (root name ->
+    folder) is where a cached rendering's files are read back (compared by SHA-256).
+    """
+    folders = folders or {"out": settings.out}
+    if sources is None:
+        from generator.lint.files import settings_for
+
+        sources = Sources([f for f, _ in candidates], settings_for(settings))
+    context = cache_context(targets, settings) if cache is not None else ""
+    docs, problems = prepare(candidates, sources, cache, context)
+    roots: dict[str, str] = {target.name: target.root for target in targets}
+    create_only = {t.name for t in targets if t.create_only}
+    rendered: list[tuple[Pending, dict[str, dict[str, bytes]]]] = []
+    current: list[bool] = []  # per rendered document: served by the render cache
+    parsed: list[Document | None] = []
+    for doc in docs:
+        files = None if doc.files is None else served(doc.files, roots, folders, sources.signatures)
+        document: Document | None = None
+        if files is None:
+            document = sources.document(doc.result)
+            if document is None:
+                problems.append(unloadable(doc.spec_file.display, sources))
+                continue
+            try:
+                files = render_files(targets, document, settings)
+            except (RenderError, ValueError) as exc:  # a target's refusal (SqlError: ValueError)
+                problems.append(Problem(doc.spec_file.display, 1, 1, f"refused: {exc}", REFUSED))
+                continue
+            if cache is not None and doc.key:
+                entry = Rendered(doc.parts, doc.at, in_sync(document), context, digests_of(files))
+                cache.put(doc.key, entry)
+        rendered.append((doc, files))
+        current.append(document is None)
+        parsed.append(document)
+    collisions, colliding = _collisions(rendered, roots, sources)
+    problems.extend(collisions)
+    outputs: dict[str, list[Output]] = {root: [] for root in roots.values()}
+    generated: list[str] = []
+    kept: dict[str, tuple[Pending, Document | None]] = {}  # by display path: for refusals
+    for index, (doc, files_by_target) in enumerate(rendered):
+        if index in colliding:
+            continue
+        for target_name, target_files in files_by_target.items():
+            for relative, data in target_files.items():
+                outputs[roots[target_name]].append(
+                    Output(
+                        relative,
+                        data,
+                        doc.spec_file.display,
+                        doc.at,
+                        create_only=target_name in create_only,
+                        current=current[index],
+                    )
+                )
+        generated.append(doc.spec_file.display)
+        kept[doc.spec_file.display] = (doc, parsed[index])
+    _package_files(outputs, targets, roots, settings)
+    refusals, refused = refuse_overlong(
+        outputs, folders, kept, lambda: _package_files(outputs, targets, roots, settings)
+    )
+    problems.extend(refusals)
+    generated = [shown for shown in generated if shown not in refused]
+    for listed in outputs.values():
+        listed.sort(key=lambda o: o.relative)
+    problems.sort(key=lambda p: (p.path, p.line, p.column, p.message))
+    return outputs, problems, sorted(generated)
+
+
+def _package_files(
+    outputs: dict[str, list[Output]],
+    targets: Sequence[Target],
+    roots: dict[str, str],
+    settings: Config,
+) -> None:
+    """Add the files that follow from the set of generated paths (``__init__.py``...)."""
+    for target in targets:
+        root = roots[target.name]
+        paths = [o.relative for o in outputs[root]]
+        for relative, data in target.package_files(paths, settings.out.name).items():
+            outputs[root].append(Output(relative, data))
