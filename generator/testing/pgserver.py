@@ -11,7 +11,7 @@ inside its own folder, so it cannot clash with another cluster on 5432. It runs 
 ``fsync=off`` (its data is thrown away) and, when started by root (which PostgreSQL refuses),
 as the unprivileged ``nobody``. When ``nobody`` cannot reach the binaries (a venv inside a
 0700 folder: ``mktemp -d``, ``/root``), the install is mirrored into a folder it can read
-(hard links where the files allow, else copies: about 15 ms or 0.6 s for the wheel), shared
+(hard links where the files allow, else copies), shared
 by the servers running at the same time. :meth:`LocalPostgres.stop` kills the server and
 removes its folder (and the mirror once no server uses it); it is also called at interpreter
 exit, on SIGTERM and when :meth:`LocalPostgres.start` fails, so a failed start leaves nothing
