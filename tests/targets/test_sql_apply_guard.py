@@ -9,8 +9,6 @@ goes on after an error) leaves the catalog exactly as it was.
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -18,27 +16,19 @@ import psycopg
 import pytest
 from psycopg import sql as pgsql
 
-from generator.testing.pgserver import find_bindir
-
+from .sql_attack_support import catalog_snapshot, dsn_with, psql_file
 from .sql_support import Case, bound_config, cases, lint_document
 
-CATALOG = """
-SELECT 'proc', p.oid::regprocedure::text, p.prosrc || coalesce(p.proconfig::text, '')
-  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'statedoc'
-UNION ALL SELECT 'type', t.oid::regtype::text, coalesce(obj_description(t.oid, 'pg_type'), '')
-  FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'statedoc'
-UNION ALL SELECT 'constraint', c.conname, pg_get_constraintdef(c.oid)
-  FROM pg_constraint c JOIN pg_type t ON t.oid = c.contypid
-  JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'statedoc'
-UNION ALL SELECT 'trigger', g.tgname, pg_get_triggerdef(g.oid) || coalesce(
-    obj_description(g.oid, 'pg_trigger'), '') FROM pg_trigger g WHERE NOT g.tgisinternal
-UNION ALL SELECT 'schema', nspname, nspowner::regrole::text FROM pg_namespace
-ORDER BY 1, 2
-"""
 
-
-def snapshot(pg: Any) -> list[tuple[str, str, str]]:
-    return [tuple(row) for row in pg.execute(CATALOG).fetchall()]
+def snapshot(pg: Any) -> set[tuple[str, str, str | None]]:
+    """Every object outside the system schemas, and each schema's owner."""
+    owners = {
+        ("owner", n, o)
+        for n, o in pg.execute(
+            "SELECT nspname, nspowner::regrole::text FROM pg_namespace"
+        ).fetchall()
+    }
+    return catalog_snapshot(pg) | owners
 
 
 def door(tmp_path: Path, revision: int, states: list[str]) -> Case:
@@ -51,22 +41,10 @@ def door(tmp_path: Path, revision: int, states: list[str]) -> Case:
     return cases([document], bound_config([document]), tmp_path / f"m{revision}")[0]
 
 
-def psql(dsn: str, file: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """Plain ``psql -X -f FILE``: no ON_ERROR_STOP, the worst case (it goes on after errors)."""
-    bindir = find_bindir()
-    assert bindir is not None and (bindir / "psql").is_file()
-    return subprocess.run(
-        [str(bindir / "psql"), "-X", "-d", dsn, "-f", str(file)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env},
-        check=False,
-    )
-
-
-def dsn_of(pg: Any) -> str:
+def dsn_of(pg: Any, **changes: str) -> str:
     info = pg.info
-    return f"host={info.host} port={info.port} user={info.user} dbname={info.dbname}"
+    dsn = f"host={info.host} port={info.port} user={info.user} dbname={info.dbname}"
+    return dsn_with(dsn, **changes)
 
 
 def refused(pg: Any, text: str) -> psycopg.Error:
@@ -119,13 +97,14 @@ def test_an_older_revision_over_a_newer_one_changes_nothing(pg: Any, tmp_path: P
     installed = snapshot(pg)
     file = tmp_path / "one.sql"
     file.write_text(one.postgresql, encoding="utf-8")
-    done = psql(dsn_of(pg), file)
+    done = psql_file(dsn_of(pg), file, stop_on_error=False)  # plain psql -f goes on
     assert "the database holds spec STATE-TST-GEN-001 revision 2" in done.stderr, done.stderr
     assert snapshot(pg) == installed  # plain psql -f went on, and nothing changed
     pg.execute("INSERT INTO t0 VALUES (1, 'closed')")
     pg.execute("UPDATE t0 SET state = 'locked' WHERE id = 1")  # revision 2 still enforces
 
-    done = psql(dsn_of(pg), file, PGOPTIONS="-c statedoc.allow_downgrade=on")
+    done = psql_file(dsn_of(pg, options="-c statedoc.allow_downgrade=on"), file, stop_on_error=True)
+    assert done.returncode == 0, done.stderr
     assert "ERROR" not in done.stderr, done.stderr
     comment = pg.execute(
         "SELECT obj_description('statedoc.door_state'::regtype, 'pg_type')"

@@ -186,7 +186,7 @@ BEGIN
     END IF;
     IF NOT coalesce((new_state::pg_catalog.text COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) ANY (ARRAY[E'CLOSED', E'LISTEN', E'SYN-SENT', E'SYN-RECEIVED', E'ESTABLISHED', E'FIN-WAIT-1', E'FIN-WAIT-2', E'CLOSE-WAIT', E'CLOSING', E'LAST-ACK', E'TIME-WAIT']::pg_catalog.text[]), false) THEN
       RAISE EXCEPTION USING ERRCODE = 'SDS01',
-      MESSAGE = pg_catalog.format('statedoc: the new value %s is not a state of %s%s', pg_catalog.quote_nullable(new_state), E'spec STATE-NET-TCP-001 revision 1', pg_catalog.format(' on %I.%I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME, E'state')),
+      MESSAGE = pg_catalog.format('statedoc: %s %s is not a state of %s%s', E'the new value', pg_catalog.quote_nullable(new_state), E'spec STATE-NET-TCP-001 revision 1', pg_catalog.format(' on %I.%I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME, E'state')),
       DETAIL = E'the states are: \x27CLOSED\x27, \x27LISTEN\x27, \x27SYN-SENT\x27, \x27SYN-RECEIVED\x27, \x27ESTABLISHED\x27, \x27FIN-WAIT-1\x27, \x27FIN-WAIT-2\x27, \x27CLOSE-WAIT\x27, \x27CLOSING\x27, \x27LAST-ACK\x27, \x27TIME-WAIT\x27',
       HINT = E'spec STATE-NET-TCP-001 revision 1';
     END IF;

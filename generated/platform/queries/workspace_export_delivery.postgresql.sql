@@ -170,7 +170,7 @@ BEGIN
     END IF;
     IF NOT coalesce((new_state::pg_catalog.text COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) ANY (ARRAY[E'pending', E'delivering', E'delivered', E'failed', E'withheld', E'expired', E'superseded']::pg_catalog.text[]), false) THEN
       RAISE EXCEPTION USING ERRCODE = 'SDS01',
-      MESSAGE = pg_catalog.format('statedoc: the new value %s is not a state of %s%s', pg_catalog.quote_nullable(new_state), E'spec STATE-PFM-QRY-011 revision 1', pg_catalog.format(' on %I.%I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME, E'status')),
+      MESSAGE = pg_catalog.format('statedoc: %s %s is not a state of %s%s', E'the new value', pg_catalog.quote_nullable(new_state), E'spec STATE-PFM-QRY-011 revision 1', pg_catalog.format(' on %I.%I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME, E'status')),
       DETAIL = E'the states are: \x27pending\x27, \x27delivering\x27, \x27delivered\x27, \x27failed\x27, \x27withheld\x27, \x27expired\x27, \x27superseded\x27',
       HINT = E'spec STATE-PFM-QRY-011 revision 1';
     END IF;

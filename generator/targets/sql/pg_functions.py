@@ -161,23 +161,29 @@ def _allowed_from(plan: SqlPlan) -> str:
     return f"CASE{arms}\n      ELSE {terminal}\n    END" if arms else terminal
 
 
+def _spec(plan: SqlPlan) -> str:
+    return pg_literal(f"spec {plan.spec.id} revision {plan.spec.revision}")
+
+
+def _unknown(plan: SqlPlan, value: str, side: str, place: str) -> str:
+    """Raise SDS01 for ``value`` (``side``: which value it is), listing the states."""
+    listing = "the states are: " + ", ".join(map(repr, plan.states))
+    return _raise(
+        SQLSTATE_UNKNOWN,
+        f"pg_catalog.format('statedoc: %s %s is not a state of %s%s', {pg_literal(side)}, "
+        f"pg_catalog.quote_nullable({value}), {_spec(plan)}, {place})",
+        pg_literal(message_text(listing)),
+        pg_literal(plan.hint),
+    )
+
+
 def _verdict(plan: SqlPlan, place: str, done: str) -> str:
     """Statements that ``done`` for a declared ``old_state -> new_state`` and otherwise raise
     the error that says why. ``place`` is an SQL text expression naming the table and
     column (``''`` when there is none)."""
-    spec = pg_literal(f"spec {plan.spec.id} revision {plan.spec.revision}")
+    spec = _spec(plan)
     hint = pg_literal(plan.hint)
     states = tuple(plan.states)
-    listing = pg_literal(message_text("the states are: " + ", ".join(map(repr, states))))
-
-    def unknown(value: str, side: str) -> str:
-        return _raise(
-            SQLSTATE_UNKNOWN,
-            f"pg_catalog.format('statedoc: %s %s is not a state of %s%s', {pg_literal(side)}, "
-            f"pg_catalog.quote_nullable({value}), {spec}, {place})",
-            listing,
-            hint,
-        )
 
     pair = f"pg_catalog.quote_literal(old_state), pg_catalog.quote_literal(new_state), {place}"
     forbidden = _raise(
@@ -194,10 +200,10 @@ def _verdict(plan: SqlPlan, place: str, done: str) -> str:
     )
     return f"""\
   IF NOT coalesce({exact_in("old_state", states)}, false) THEN
-    {unknown("old_state", "the old value")}
+    {_unknown(plan, "old_state", "the old value", place)}
   END IF;
   IF NOT coalesce({exact_in("new_state", states)}, false) THEN
-    {unknown("new_state", "the new value")}
+    {_unknown(plan, "new_state", "the new value", place)}
   END IF;
   IF {declared_expression(plan, "old_state", "new_state")} THEN
     {done}
@@ -237,7 +243,7 @@ def _trigger_body(plan: SqlPlan) -> str:
         old = "pg_catalog.to_jsonb(OLD) ->> TG_ARGV[0]"
         name = "TG_ARGV[0]"
     place = f"pg_catalog.format(' on %I.%I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME, {name})"
-    spec = pg_literal(f"spec {plan.spec.id} revision {plan.spec.revision}")
+    spec = _spec(plan)
     initial = ", ".join(repr(n) for n in plan.insert_states) or "(none)"
     not_initial = _raise(
         SQLSTATE_NOT_INITIAL,
@@ -246,13 +252,7 @@ def _trigger_body(plan: SqlPlan) -> str:
         pg_literal(message_text(f"a new row must start in one of: {initial}")),
         pg_literal(plan.hint),
     )
-    unknown_new = _raise(
-        SQLSTATE_UNKNOWN,
-        "pg_catalog.format('statedoc: the new value %s is not a state of %s%s', "
-        f"pg_catalog.quote_nullable(new_state), {spec}, {place})",
-        pg_literal(message_text("the states are: " + ", ".join(map(repr, plan.states)))),
-        pg_literal(plan.hint),
-    )
+    unknown_new = _unknown(plan, "new_state", "the new value", place)
     return f"""
 {_DECLARE}BEGIN
   new_state := {new};
