@@ -36,9 +36,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import yaml  # noqa: E402
 from corpus import write_corpus  # noqa: E402
 
-from generator.config import Config  # noqa: E402
-from generator.lint.cache import Cache  # noqa: E402
+from generator.cache.store import Cache  # noqa: E402
 from generator.lint.files import Settings, settings_for, stream_files  # noqa: E402
+from generator.load.config import Config  # noqa: E402
 from generator.load.discover import SpecFile, discover  # noqa: E402
 from generator.load.frontmatter import split  # noqa: E402
 from generator.load.source import decode  # noqa: E402

@@ -47,8 +47,8 @@ CREATE TRIGGER noop BEFORE INSERT OR UPDATE OF status ON t FOR EACH ROW
 
 
 def sql_for() -> str:
-    from generator.config import load_config
     from generator.lint.document import lint_bytes
+    from generator.run.config import load_config
     from generator.targets.sql import SqlTarget
     from generator.targets.sql.settings import SqlBinding, SqlSettings
 

@@ -96,7 +96,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 def test_exit_codes_are_a_leaf() -> None:
     edges = graph()
-    assert edges["generator.exitcodes"] == set()
-    assert edges["generator.errors"] == set()
+    assert edges["generator.core.exitcodes"] == set()
+    assert edges["generator.core.errors"] == set()
     importers = {m for m, targets in edges.items() if "generator.cli.main" in targets}
     assert importers <= {"generator.cli", "generator.__main__"}

@@ -11,8 +11,8 @@ import pickle
 import pytest
 from sample_documents import document, lint_text
 
-from generator.diagram.model import Diagram, DiagramState, Edge
-from generator.findings import Finding, Related, Severity
+from generator.core.findings import Finding, Related, Severity
+from generator.load.mermaid.model import Diagram, DiagramState, Edge
 from generator.load.source import SourceText
 from generator.model.document import Document
 from generator.model.spec import TRANSITION_TEXT_FIELDS, State, Transition

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from generator.cli.parser import build_parser
-from generator.config import ConfigError
-from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.core.errors import ConfigError
+from generator.core.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.report import FORMATS
 
 __all__ = ["build_parser", "main"]

@@ -58,10 +58,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"statedoc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = _common()
-    from generator.cli.commands import COMMANDS, register, register_all
+    from generator.cli.commands import module_of, register, register_all
 
-    if command in COMMANDS:
-        register(sub, common, COMMANDS[command])
+    module = module_of(command) if command is not None else None
+    if module is not None:
+        register(sub, common, module)
     else:  # --help, --version, no or an unknown command: argparse lists every choice
         register_all(sub, common)
     return parser

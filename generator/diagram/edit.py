@@ -15,7 +15,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from .model import START_END, Diagram
+from generator.load.mermaid.model import START_END, Diagram
+
 from .writer import escape_name, fresh_alias, plain_id
 
 __all__ = ["edit_lines"]

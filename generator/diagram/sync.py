@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.diagram.model import START_END
 from generator.load.markdown import LIFECYCLE, Fence
+from generator.load.mermaid.model import START_END
 from generator.load.source import BOM, decode
 from generator.model.document import Document
 from generator.model.spec import Spec

@@ -97,7 +97,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .model import START_END
+from generator.load.mermaid.model import START_END
 
 if TYPE_CHECKING:  # jinja2 is imported lazily: the lint path must not need it
     import jinja2
@@ -218,7 +218,7 @@ def escape_label(label: str) -> str:
 
 
 def _template() -> jinja2.Template:
-    from generator.templating import environment  # lazy: Jinja2 is not on the lint path
+    from generator.render.environment import environment  # lazy: Jinja2 is not on the lint path
 
     # not strict: every text is escaped by escape_name/escape_label before rendering
     return environment("generator.diagram", strict=False).get_template(_TEMPLATE)
@@ -245,7 +245,7 @@ def plain_id(name: str) -> bool:
     """
     if not _PLAIN_ID.match(name) or _KEYWORD_PREFIX.match(name) or len(name) > 64:
         return False
-    from .parse import parse_state_diagram
+    from generator.load.mermaid.parse import parse_state_diagram
 
     probe = (
         f"stateDiagram-v2\n  {name}\n  [*] --> {name}\n  {name} --> {name} : x\n  {name} --> [*]\n"

@@ -6,12 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.config import Config, ConfigError, load_config
+from generator.core.errors import ConfigError
+from generator.core.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.diffing import gitref
 from generator.diffing.matching import SpecDiff, Version, compare_sets, compare_versions
 from generator.diffing.report import DiffReport, render, summary
-from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.load.config import Config
 from generator.load.discover import SpecFile, discover
+from generator.run.config import load_config
 
 
 def run(args: argparse.Namespace) -> int:

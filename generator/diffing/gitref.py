@@ -4,7 +4,8 @@ Old versions come straight from git's object store (``git ls-tree`` lists the bl
 ref, ``git cat-file --batch`` reads them in one process): no checkout, no temporary files, and
 it works on a shallow clone as long as the ref's commit is present. Paths handed to git are
 relative to the top of the work tree, NUL-separated (``-z``) and literal (no glob magic).
-Every git failure becomes a :class:`~generator.config.ConfigError` (exit 2) that says what to do.
+Every git failure becomes a :class:`~generator.core.errors.ConfigError` (exit 2) that says
+what to do.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from generator.config import Config, ConfigError
+from generator.core.errors import ConfigError
+from generator.core.findings import Severity
 from generator.diffing.changes import MODEL_KEYS
 from generator.diffing.matching import Version
-from generator.findings import Severity
 from generator.lint.document import FileResult, lint_bytes
+from generator.load.config import Config
 from generator.load.discover import SKIP_DIRS, SpecFile, excluded, folder_readme
 from generator.load.source import read_bounded
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.config import Config
+from generator.core.findings import Finding
 from generator.diffing import gitref
 from generator.diffing.classify import diff_specs
 from generator.diffing.matching import Version, match_by_id
-from generator.findings import Finding
 from generator.lint.document import lint_bytes
 from generator.lint.selection import Selection
 from generator.lint.suppression import Suppressions
+from generator.load.config import Config
 from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
 from generator.model.document import Document

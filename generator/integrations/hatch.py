@@ -34,10 +34,11 @@ class StatedocBuildError(RuntimeError):
 
 def generate_into(root: Path, specs: str, out: str) -> list[str]:
     """Lint and generate ``root/specs`` into ``root/out``; return the generated documents."""
-    from generator import pipeline
-    from generator.config import Config, ConfigError
+    from generator.core.errors import ConfigError
+    from generator.load.config import Config
     from generator.report import Run, render
-    from generator.workspace import Options, Workspace
+    from generator.run import pipeline
+    from generator.run.workspace import Options, Workspace
 
     config = Config(root=root, specs=(root / specs,), out=root / out)
     try:

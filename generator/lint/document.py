@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from generator.findings import Finding, Related, Severity
+from generator.core.findings import Finding, Related, Severity
 from generator.lint import suppression
 from generator.lint.suppression import Suppressions
 from generator.load import frontmatter

@@ -10,8 +10,7 @@ from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
-from generator.config import Config
-from generator.findings import Finding, Severity
+from generator.core.findings import Finding, Severity
 from generator.lint.document import (
     FileResult,
     SpecFacts,
@@ -21,11 +20,12 @@ from generator.lint.document import (
 )
 from generator.lint.selection import Selection
 from generator.lint.suppression import Suppressions
+from generator.load.config import Config
 from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
 
 if TYPE_CHECKING:
-    from generator.lint.cache import Cache
+    from generator.cache.store import Cache
 
 #: Below this many files to lint from scratch, a process pool costs more than it saves.
 PARALLEL_MIN = 48
@@ -344,7 +344,7 @@ def _in_pool(
     tick: Callable[[int], None],
 ) -> Generator[FileResult, None, None]:
     """Lint ``todo`` in worker processes, in order (stopped cleanly on Ctrl-C or SIGTERM)."""
-    from generator.lint.workers import iter_parallel
+    from generator.run.pool import iter_parallel
 
     workers = max(2, min(jobs, len(todo) // (PARALLEL_MIN // 2)))
     chunk = max(1, min(64, len(todo) // (workers * 4)))  # small enough for a live progress bar

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from generator.findings import Finding, Severity
+from generator.core.findings import Finding, Severity
 from generator.lint.document import lint_bytes
 from generator.model.document import Document
 

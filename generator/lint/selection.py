@@ -7,7 +7,7 @@ import fnmatch
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from generator.errors import ConfigError
+from generator.core.errors import ConfigError
 
 
 def known_codes() -> list[str]:

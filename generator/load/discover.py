@@ -15,7 +15,8 @@ import stat
 import sys
 from pathlib import Path
 
-from generator.config import Config, ConfigError
+from generator.core.errors import ConfigError
+from generator.load.config import Config
 
 SKIP_DIRS = {".git", "node_modules", ".statedoc_cache", "__pycache__", ".venv", "venv"}
 

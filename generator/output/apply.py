@@ -25,6 +25,7 @@ import os
 import stat
 from pathlib import Path
 
+from generator.cache.signatures import Signatures, now
 from generator.output.files import Batch, atomic_write, read_current
 from generator.output.paths import display, inside, ours, unsafe
 from generator.output.plan import (
@@ -36,7 +37,6 @@ from generator.output.plan import (
     Plan,
     Problem,
 )
-from generator.output.signatures import Signatures, now
 
 __all__ = ["apply_plan", "apply_recorded"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.findings import Finding, Severity
+from generator.core.findings import Finding, Severity
 from generator.lint.files import LintRun
 from generator.model.document import Document
 

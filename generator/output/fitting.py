@@ -13,10 +13,10 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from generator.cache.rendered import Pending, span_at
 from generator.model.document import Document
 from generator.output.limits import Overlong, Room, shortened
 from generator.output.plan import REFUSED, Output, Problem, display
-from generator.output.rendered import Pending, span_at
 
 
 def refuse_overlong(

@@ -8,7 +8,7 @@ import os
 import stat
 from pathlib import Path
 
-from generator.templating import has_header
+from generator.render.environment import has_header
 
 
 def first_line(data: bytes) -> str:

@@ -2,11 +2,11 @@
 
 A lint run that reuses the lint cache (``lint_files(..., keep_documents=True, reuse=True)``)
 has no parsed document for the files the cache served. The diagram and generate steps first
-try the render cache (:class:`~generator.lint.cache.RenderCache`, keyed by the file's bytes and
+try the render cache (:class:`~generator.cache.store.RenderCache`, keyed by the file's bytes and
 path); only what it cannot serve is parsed here, once, and kept on the lint result for the
 steps that follow. So a no-op ``build``/``check`` costs about a warm lint, and a document
 that changed is parsed like any other. The lint run already read every document: one whose
-stat signature is unchanged (:mod:`generator.output.signatures`) is not read again to be hashed.
+stat signature is unchanged (:mod:`generator.cache.signatures`) is not read again to be hashed.
 
 A file read here is linted again before its document is used: should it have changed since
 the lint run (an editor saving while statedoc runs), a version with errors is never
@@ -19,13 +19,13 @@ import hashlib
 import os
 from collections.abc import Collection, Sequence
 
-from generator.findings import Severity
+from generator.cache.signatures import Signatures, now
+from generator.core.findings import Severity
 from generator.lint.document import FileResult
 from generator.lint.files import Settings, lint_data
 from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
 from generator.model.document import Document
-from generator.output.signatures import Signatures, now
 
 #: The refusal for a file whose new bytes no longer lint clean.
 CHANGED = "the file changed while statedoc ran and no longer lints clean; run it again"

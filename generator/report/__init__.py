@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 

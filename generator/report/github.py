@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.findings import Severity
+from generator.core.findings import Severity
 from generator.report import Run, printable
 
 

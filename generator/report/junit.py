@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree as ET
 
-from generator.findings import Finding, Severity
+from generator.core.findings import Finding, Severity
 from generator.report import Run
 
 _XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from urllib.parse import quote
 
-from generator.findings import Finding, Severity
+from generator.core.findings import Finding, Severity
 from generator.report import Run, json_text, printable
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

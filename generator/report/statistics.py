@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 
 
 def counts(findings: Sequence[Finding]) -> list[tuple[str, str, int]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from generator.findings import Finding, Related, Severity
+from generator.core.findings import Finding, Related, Severity
 from generator.load.source import Span
 from generator.load.strict_yaml import Path
 from generator.model.document import Document

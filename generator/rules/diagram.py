@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import cached_property
 
-from generator.diagram.model import START_END, Diagram
-from generator.diagram.parse import parse_state_diagram
+from generator.core.findings import Severity
 from generator.diagram.writer import display_name
-from generator.findings import Severity
+from generator.load.mermaid.model import START_END, Diagram
+from generator.load.mermaid.parse import parse_state_diagram
 from generator.load.source import Span
 from generator.model.document import Document
 from generator.rules import Hit, rule

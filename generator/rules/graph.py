@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from generator.findings import Severity
+from generator.core.findings import Severity
+from generator.core.suggest import did_you_mean
 from generator.model.document import Document
 from generator.model.names import member_name as _member_name
 from generator.rules import Hit, rule
 from generator.rules.examples import DOOR
-from generator.rules.suggest import did_you_mean
 
 #: A pure function of the name, and most names recur from one document to the next: a bounded
 #: cache (memory stays flat) saves its NFKC and per-character work on every document.

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from generator.findings import Severity
+from generator.core.findings import Severity
+from generator.core.suggest import did_you_mean
 from generator.load.source import Span
 from generator.model.document import Document
 from generator.rules import Hit, rule
 from generator.rules.examples import BODY, DOOR, HEADER
-from generator.rules.suggest import did_you_mean
 
 _SHA = "ad3f6a6582843008ed0f5a17b131878d15829af1"
 _SOURCED = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from generator.findings import Severity
+from generator.core.findings import Severity
 from generator.model.document import Document
 from generator.model.names import SQL_NAME, SQL_NAME_BYTES
 from generator.rules import Hit, Rule, register, rule

@@ -22,15 +22,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 if TYPE_CHECKING:
-    from generator.config import Config
-    from generator.findings import Finding
+    from generator.core.findings import Finding
+    from generator.load.config import Config
     from generator.load.source import SourceText
     from generator.model.document import Document
 
 #: The folder a target's paths are relative to: the output folder, or ``--tests DIR``.
 Root = Literal["out", "tests"]
 #: Parses a target's ``[tool.statedoc.<name>]`` table; ``where`` names it in errors, which are
-#: :class:`~generator.errors.ConfigError`.
+#: :class:`~generator.core.errors.ConfigError`.
 SettingsParser = Callable[[Mapping[str, Any], str], object]
 
 
@@ -104,11 +104,14 @@ class TargetSpec(NamedTuple):
     ``target`` is the :class:`Target` subclass or ``"module:attribute"`` of it (imported only
     when the target runs); ``settings`` parses ``[tool.statedoc.<name>]`` (the table, where it
     is) into what the class is built with, or is ``"module:attribute"`` of that function;
-    None: the target takes no table, and one is an unknown key of ``[tool.statedoc]``."""
+    None: the target takes no table, and one is an unknown key of ``[tool.statedoc]``.
+    ``commands`` are the sub-commands the target adds to ``statedoc`` (``db`` for ``sql``):
+    ``(name, module)`` pairs, each module with ``register(sub, common)`` as the CLI's own."""
 
     name: str
     target: type[Target] | str
     settings: SettingsParser | str | None = None
+    commands: tuple[tuple[str, str], ...] = ()
 
     def parse(self, table: Mapping[str, Any], where: str) -> object:
         """The target's settings from its table (``{}`` when the project has none)."""
@@ -119,7 +122,7 @@ class TargetSpec(NamedTuple):
 
     def build(self, config: Config | None = None) -> Target:
         """The target, built with its settings from ``config`` (defaults without one)."""
-        from generator.errors import ConfigError
+        from generator.core.errors import ConfigError
 
         cls = _resolve(self.target)
         if not (isinstance(cls, type) and issubclass(cls, Target)):
@@ -145,7 +148,10 @@ REGISTRY: dict[str, TargetSpec] = {
         TargetSpec("mermaid", "generator.targets.mermaid:MermaidTarget"),
         TargetSpec("tests", "generator.targets.tests:TestsTarget"),
         TargetSpec(
-            "sql", "generator.targets.sql.target:SqlTarget", "generator.targets.sql.settings:parse"
+            "sql",
+            "generator.targets.sql.target:SqlTarget",
+            "generator.targets.sql.settings:parse",
+            commands=(("db", "generator.targets.sql.command"),),
         ),
         TargetSpec("typescript", "generator.targets.typescript:TypeScriptTarget"),
         TargetSpec("conformance", "generator.targets.conformance:ConformanceTarget"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from generator.templating import RenderError
+from generator.render.environment import RenderError
 
 if TYPE_CHECKING:
     from generator.model.spec import Spec

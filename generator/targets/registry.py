@@ -6,7 +6,7 @@ Entry points are only looked for when a name is not built in (a ``targets`` entr
 never pays for :mod:`importlib.metadata`. Each entry point is named after its target and
 names a :class:`~generator.targets.TargetSpec`; it is imported only when its target is used.
 A plugin named like a built-in target, or two plugins of one name, are configuration errors
-(:class:`~generator.errors.ConfigError`, exit 2) whenever plugins are looked for.
+(:class:`~generator.core.errors.ConfigError`, exit 2) whenever plugins are looked for.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import ConfigError
+from generator.core.errors import ConfigError
 from generator.targets import DEFAULT_TARGETS, REGISTRY, Target, TargetSpec
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
-    from generator.config import Config
+    from generator.load.config import Config
 
 #: The entry-point group a distribution adds targets in.
 GROUP = "statedoc.targets"

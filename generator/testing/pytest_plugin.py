@@ -72,7 +72,7 @@ def _wanted(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     if not _wanted(config):
         return
-    from generator.config import load_config
+    from generator.run.config import load_config
     from generator.testing import coverage
 
     collector = coverage.Collector()

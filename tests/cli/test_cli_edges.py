@@ -158,7 +158,7 @@ def test_command_line_select_overrides_a_configured_ignore(
 
 
 def test_cache_key_covers_the_parsing_libraries() -> None:
-    from generator.lint.cache import _dependencies
+    from generator.cache.store import _dependencies
 
     deps = _dependencies()
     assert "pyyaml-" in deps.lower() and "jsonschema-" in deps and "libyaml=" in deps

@@ -193,13 +193,14 @@ def test_a_cold_lint_without_cache_imports_only_what_it_needs(tmp_path: Path) ->
         "            'dataclasses', 'inspect', 'ast', 'dis', 'tokenize', 'copy',\n"
         "            'zipfile', 'random', 'hashlib',\n"
         "            'subprocess', 'threading', 'concurrent.futures', 'difflib', 'textwrap',\n"
-        "            'generator.lint.cache', 'generator.lint.fix', 'generator.output',\n"
+        "            'generator.cache.store', 'generator.lint.fix', 'generator.output',\n"
         "            'generator.diagram.sync', 'generator.diagram.edit', 'generator.diffing',\n"
-        "            'generator.templating', 'generator.targets.python', 'generator.testing',\n"
+        "            'generator.render.environment', 'generator.targets.python',\n"
+        "            'generator.targets.sql.command', 'generator.testing',\n"
         "            'generator.report.json', 'generator.report.sarif', 'generator.report.junit',\n"
         "            'generator.report.github')\n"
         "unneeded += tuple('generator.cli.commands.' + m for m in\n"
-        "                  ('generate', 'diagram', 'build', 'info', 'diff', 'new', 'db'))\n"
+        "                  ('generate', 'diagram', 'build', 'info', 'diff', 'new'))\n"
         "print(code, sorted(m for m in unneeded if m in sys.modules))\n"
     )
     out = subprocess.run(

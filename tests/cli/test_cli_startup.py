@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 
 from generator.cli import build_parser
-from generator.cli.commands import COMMANDS, register
+from generator.cli.commands import COMMANDS, register, target_commands
 from generator.cli.parser import _common
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Every sub-command -> the module that registers it: the CLI's own, then the targets'.
+TABLE = {name: f"generator.cli.commands.{module}" for name, module in COMMANDS.items()}
+TABLE |= target_commands()
 
 
 def _registered(module: str) -> list[str]:
@@ -24,15 +27,19 @@ def _registered(module: str) -> list[str]:
     return list(sub.choices)
 
 
-@pytest.mark.parametrize("module", sorted(set(COMMANDS.values())))
+@pytest.mark.parametrize("module", sorted(set(TABLE.values())))
 def test_the_command_table_names_what_each_module_registers(module: str) -> None:
-    assert _registered(module) == [name for name, owner in COMMANDS.items() if owner == module]
+    assert _registered(module) == [name for name, owner in TABLE.items() if owner == module]
+
+
+def test_the_sql_target_adds_the_db_command() -> None:
+    assert target_commands() == {"db": "generator.targets.sql.command"}
 
 
 def test_the_full_parser_offers_every_command_of_the_table_in_its_order() -> None:
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    assert list(sub.choices) == list(COMMANDS)
+    assert list(sub.choices) == list(TABLE)
 
 
 def _outcome(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[object, str, str]:
@@ -49,7 +56,7 @@ def _outcome(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[object, 
 
 ARGVS = [
     [name, *extra]
-    for name in COMMANDS
+    for name in TABLE
     for extra in (["--help"], ["--no-such-option"], [])
     if not (name == "db" and extra == ["--help"])
 ] + [
@@ -81,7 +88,7 @@ def test_a_run_parses_its_pyproject_once_and_again_when_it_changes(
 ) -> None:
     import tomllib
 
-    from generator.config import load_config_for
+    from generator.run.config import load_config_for
 
     parsed: list[str] = []
     real = tomllib.loads
@@ -102,7 +109,8 @@ def test_a_run_parses_its_pyproject_once_and_again_when_it_changes(
 
 
 def test_the_default_targets_of_the_config_are_the_registry_s() -> None:
-    from generator import config, targets
+    from generator import targets
+    from generator.load import config
 
     assert config.DEFAULT_TARGETS == targets.DEFAULT_TARGETS
     assert config.Config(root=ROOT, specs=(), out=ROOT).targets == targets.DEFAULT_TARGETS

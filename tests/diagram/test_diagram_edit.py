@@ -15,9 +15,9 @@ from profiles import fuzz_examples
 from sample_documents import HEADER, codes, document, lint_text
 
 from generator.cli import main
-from generator.diagram import parse_state_diagram
 from generator.diagram.sync import REPAIRED, Edit, plan
 from generator.diagram.writer import escape_name, plain_id
+from generator.load.mermaid import parse_state_diagram
 
 FENCE = "```"
 

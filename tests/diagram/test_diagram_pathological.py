@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from pathological import BODIES, EXPECTED
 from sample_documents import DOOR, codes, document, lint_text
 
-from generator.diagram import parse_state_diagram
-from generator.diagram.lexer import _tokenize
-from generator.diagram.preprocess import (
+from generator.load.markdown import Body, _fence_open, _heading
+from generator.load.mermaid import parse_state_diagram
+from generator.load.mermaid.lexer import _tokenize
+from generator.load.mermaid.preprocess import (
     _DOT,
     _NOT_S,
     _S,
@@ -26,7 +27,6 @@ from generator.diagram.preprocess import (
     _lost_semicolons,
     diagram_kind,
 )
-from generator.load.markdown import Body, _fence_open, _heading
 
 SIZE = 64 * 1024
 

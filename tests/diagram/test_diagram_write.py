@@ -8,8 +8,8 @@ import pytest
 from sample_documents import DOOR, document, lint_text
 
 from generator.cli import main
-from generator.diagram.parse import parse_state_diagram
 from generator.diagram.sync import plan
+from generator.load.mermaid.parse import parse_state_diagram
 
 FENCE = "```"
 HAND_DRAWN = f"""

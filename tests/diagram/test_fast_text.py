@@ -14,8 +14,8 @@ import re
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from generator.diagram.parse import _FAST_TEXT, _fast, _fast_text, _parse_full
-from generator.diagram.preprocess import (
+from generator.load.mermaid.parse import _FAST_TEXT, _fast, _fast_text, _parse_full
+from generator.load.mermaid.preprocess import (
     _ENTITY_PLACEHOLDER_END,
     _ENTITY_PLACEHOLDER_NAMED,
     _ENTITY_PLACEHOLDER_NUM,

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from diagram.test_mermaid_oracle import HANDWRITTEN, RENDERED_SPECS, SOUP
-from generator.diagram.parse import _fast, _parse_full
 from generator.diagram.writer import render_state_diagram
+from generator.load.mermaid.parse import _fast, _parse_full
 
 
 def _agree(text: str) -> bool:

@@ -18,15 +18,13 @@ from hypothesis import strategies as st
 
 from generator.diagram import (
     EMPTY_NAME,
-    Diagram,
-    decode_display_text,
     display_label,
     display_name,
     escape_label,
     escape_name,
-    parse_state_diagram,
     render_state_diagram,
 )
+from generator.load.mermaid import Diagram, decode_display_text, parse_state_diagram
 
 # --------------------------------------------------------------------------
 # Shared data (also used by test_mermaid_oracle.py)
@@ -571,7 +569,7 @@ def test_oversized_diagram_is_a_problem() -> None:
 
 def test_reading_never_imports_jinja2() -> None:
     code = (
-        "import sys, generator.diagram as m; "
+        "import sys, generator.load.mermaid as m; "
         "m.parse_state_diagram('stateDiagram-v2\\n a --> b'); "
         "print('jinja2' in sys.modules)"
     )

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from sample_documents import DOOR, HEADER, document
 
+from generator.cache.store import Cache, unseal
 from generator.cli import main
-from generator.config import Config
-from generator.lint import cache as cache_module
-from generator.lint.cache import Cache, unseal
+from generator.cache import store as cache_module
 from generator.lint.files import PARALLEL_MIN, lint_files, settings_for
+from generator.load.config import Config
 from generator.load.discover import discover
 
 BROKEN = DOOR.replace("to: closed,", "to: shut,") + "  - {from: open, to: open, trigger: x}\n"
@@ -149,17 +149,17 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path: Path) -> None:
 
 
 def test_the_code_fingerprint_covers_the_whole_generator_package() -> None:
-    """Regression: after the layout moved the cache into generator/lint the fingerprint only
+    """Regression: after a layout change moved the cache into a subpackage the fingerprint only
     covered that folder, so a changed template or renderer served stale cached modules."""
     import generator
-    from generator.lint.cache import fingerprinted_files
+    from generator.cache.store import fingerprinted_files
 
     root = Path(generator.__file__).resolve().parent
     covered = {path.relative_to(root).as_posix() for path in fingerprinted_files()}
     assert "targets/python/templates/module.py.j2" in covered
     assert "targets/python/render.py" in covered
     assert "load/schema/front-matter.schema.json" in covered
-    assert "lint/cache.py" in covered
+    assert "cache/store.py" in covered
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sample_documents import DOOR, document
 
-from generator.lint.cache import FOLDER, seal
+from generator.cache.store import FOLDER, seal
 
 BROKEN = DOOR.replace("to: closed,", "to: shut,")
 EVIL = "import os\nos.system('echo owned')\n"

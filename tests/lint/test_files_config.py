@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sample_documents import DOOR, document
 
-from generator.lint.cache import FOLDER
+from generator.cache.store import FOLDER
 
 BROKEN = DOOR.replace("to: closed,", "to: shut,")  # SD102
 

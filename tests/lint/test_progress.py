@@ -12,8 +12,8 @@ import pytest
 from sample_documents import DOOR, document
 
 from generator.cli import main
-from generator.lint import progress
-from generator.lint.progress import Progress, wanted
+from generator.run import progress
+from generator.run.progress import Progress, wanted
 
 
 class Terminal:

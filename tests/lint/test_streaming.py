@@ -12,10 +12,10 @@ from sample_documents import DOOR, HEADER, document
 
 from generator import __version__
 from generator.cli import main
-from generator.config import Config
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.lint.document import FileResult
 from generator.lint.files import PARALLEL_MIN, lint_files, settings_for, stream_files
+from generator.load.config import Config
 from generator.load.discover import discover
 from generator.report import Run, render
 from generator.rules import all_rules

@@ -8,7 +8,7 @@ from typing import overload
 
 import pytest
 
-from generator.lint.workers import iter_parallel, run_parallel
+from generator.run.pool import iter_parallel, run_parallel
 
 
 def _square(value: int) -> int:

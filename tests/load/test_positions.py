@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from profiles import fuzz_examples
 from sample_documents import DOOR, document
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.lint.document import lint_bytes
 from generator.testing.strategies import TRICKY_TEXT
 

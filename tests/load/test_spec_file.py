@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.config import load_config
 from generator.load.discover import SpecFile, _spec_file, discover
+from generator.run.config import load_config
 
 
 @dataclasses.dataclass(frozen=True, order=True)

@@ -75,7 +75,7 @@ def test_applying_a_plan_keeps_modes_and_reads_each_file_once(
     (in a new folder) is 0644, and no target is read or stat'ed twice."""
     from generator.output.apply import apply_plan
     from generator.output.plan import Change, Plan
-    from generator.templating import header_line
+    from generator.render.environment import header_line
 
     old = tmp_path / "a/old.py"
     old.parent.mkdir()

@@ -19,10 +19,10 @@ from targets.test_generate_support import (
     tree,
 )
 
-from generator.config import load_config
 from generator.lint.files import lint_files, settings_for
 from generator.load.discover import discover
-from generator.output.tree import generate
+from generator.run.config import load_config
+from generator.run.tree import generate
 
 QUERIES = "specs/platform/queries/workspace-export-delivery.md"
 TENANT = "specs/platform/tenant-lifecycle/provisioning-attempt.md"

@@ -1,6 +1,6 @@
 """The shortcuts of a no-op ``generate``/``build``/``check``: a served output is not read a
 second time by planning, and unchanged documents and outputs are known by their stat
-signatures (:mod:`generator.output.signatures`). Each test fails when its shortcut trusts
+signatures (:mod:`generator.cache.signatures`). Each test fails when its shortcut trusts
 what it must not."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from targets.test_generate_support import SEED_MODULES, run_cli, tree
 
 import generator.output.apply as apply_module
 import generator.output.sources as sources_module
-from generator import pipeline
-from generator.lint.cache import FOLDER, RenderCache
-from generator.output.signatures import TICK, Signatures
+from generator.cache.signatures import TICK, Signatures
+from generator.cache.store import FOLDER, RenderCache
+from generator.run import pipeline
 
 QUERIES_PY = f"generated/{SEED_MODULES['queries']}.py"
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from targets.test_generate_support import run_cli, spec_text
 
-from generator.config import Config
+from generator.load.config import Config
 from generator.model.document import Document
 from generator.targets import REGISTRY, Target, TargetSpec, base_path
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from sample_documents import DIAGRAM, document
 
-from generator import pipeline
-from generator.workspace import Workspace, options_from
+from generator.run import pipeline
+from generator.run.workspace import Workspace, options_from
 
 
 @pytest.fixture

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from sample_documents import DIAGRAM, document
 
-from generator import pipeline
 from generator.cli import main
 from generator.output.apply import apply_plan
 from generator.output.plan import Output, plan_outputs
-from generator.templating import header_line
-from generator.workspace import Workspace, options_from
+from generator.render.environment import header_line
+from generator.run import pipeline
+from generator.run.workspace import Workspace, options_from
 
 NO_DIAGRAM = "\n# Door\n\n## The Lifecycle\n"
 

@@ -9,7 +9,7 @@ from xml.etree import ElementTree as ET
 import pytest
 from sample_documents import DOOR, document, lint_text
 
-from generator.findings import Finding, Related, Severity
+from generator.core.findings import Finding, Related, Severity
 from generator.report import Run, render
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"

@@ -9,9 +9,9 @@ import sys
 import pytest
 from sample_documents import DIAGRAM, DOOR, document, lint_text
 
-from generator.findings import Finding
+from generator.core.findings import Finding
+from generator.core.lookalike import skeleton
 from generator.lint.document import lint_bytes
-from generator.rules.confusables import skeleton
 from generator.rules.references import _SOURCED
 
 BLOCK = "  - from: open\n    to: closed\n    trigger: {}\n"

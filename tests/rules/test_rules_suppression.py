@@ -10,10 +10,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sample_documents import DIAGRAM, DOOR, codes, document, lint_text
 
-from generator.config import Config
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.lint.files import lint_files
 from generator.lint.files import settings_for as _settings_for
+from generator.load.config import Config
 from generator.load.discover import SpecFile
 
 SHUT = DOOR.replace("to: closed, trigger: close}", "to: shut, trigger: close}")

@@ -21,8 +21,8 @@ import psycopg
 from psycopg import sql as pgsql
 from psycopg.conninfo import make_conninfo
 
-from generator.config import load_config
 from generator.model.document import Document
+from generator.run.config import load_config
 from generator.targets.sql import SqlTarget
 from generator.targets.sql.settings import SqlBinding, SqlSettings
 from generator.testing.pgserver import find_bindir

@@ -11,10 +11,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from generator.config import Config, load_config
 from generator.lint.document import lint_bytes
+from generator.load.config import Config
 from generator.model.document import Document
 from generator.model.names import snake_name
+from generator.run.config import load_config
 from generator.targets.python import document_sha256, render_module
 from generator.targets.registry import get_target
 from generator.targets.sql.settings import sql_settings

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.render.environment import Code, RenderError, comment_text
 from generator.targets.mermaid import mmd_header
 from generator.targets.python import has_header
 from generator.targets.python.filters import environment
 from generator.targets.python.literals import WIDTH, display_width, pyliteral
 from generator.targets.python.render import module_header
-from generator.templating import Code, RenderError, comment_text
 from targets.test_generate_support import ROOT
 
 # Every code point, lone surrogates included (YAML cannot produce them; pyliteral must not care).
@@ -163,7 +163,7 @@ def test_lint_never_imports_jinja2() -> None:
     code = (
         "import sys\n"
         "import generator.cli, generator.lint.files, generator.cli.commands.lint\n"
-        "import generator.cli.commands.generate, generator.output.tree, generator.targets.python\n"
+        "import generator.cli.commands.generate, generator.run.tree, generator.targets.python\n"
         "from generator.cli import build_parser\n"
         "build_parser()\n"
         "assert 'jinja2' not in sys.modules, 'jinja2 imported'\n"

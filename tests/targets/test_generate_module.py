@@ -647,8 +647,8 @@ def test_mermaid_reads_the_mmd_files_like_the_bare_diagrams(out: Path) -> None:
 def test_package_files_are_plain_text_that_parses(package: str, noqa: bool) -> None:
     """``__init__.py`` and ``py.typed`` are fixed text around the header (no Jinja2 on a
     no-op run): the noqa line only for a folder name ruff's N999 refuses."""
+    from generator.render.environment import header_line
     from generator.targets.python import render_package_init, render_py_typed
-    from generator.templating import header_line
 
     text = render_package_init(package)
     ast.parse(text)

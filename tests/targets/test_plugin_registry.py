@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from generator.config import Config, ConfigError
+from generator.core.errors import ConfigError
+from generator.load.config import Config
 from generator.model.document import Document
 from generator.targets import REGISTRY, Target, TargetSpec, registry, table_of
 
@@ -142,7 +143,7 @@ def test_no_stage_outside_the_targets_imports_a_concrete_target() -> None:
     from test_import_graph import graph
 
     seam = {"generator.targets", "generator.targets.registry"}
-    users = {"generator.cli.commands.db"}
+    users = {"generator.targets.sql.command"}
     found = {
         (module, imported)
         for module, imports in graph().items()

@@ -25,12 +25,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from generator.config import Config, known_keys
-from generator.errors import ConfigError
-from generator.findings import Finding, Severity
+from generator.load.config import Config, known_keys
+from generator.core.errors import ConfigError
+from generator.core.findings import Finding, Severity
 from generator.model.document import Document
 from generator.targets import Target, TargetSpec, base_path, source_path
-from generator.templating import has_header, header_line
+from generator.render.environment import has_header, header_line
 
 
 class Settings:

@@ -7,8 +7,8 @@ import jinja2
 import jinja2.meta
 import pytest
 
+from generator.render.environment import RenderError
 from generator.targets.python.filters import environment
-from generator.templating import RenderError
 
 ENTRY = "module.py.j2"
 

@@ -13,9 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sample_documents import DOOR, HEADER
 
-from generator.config import ConfigError, load_config
+from generator.core.errors import ConfigError
 from generator.lint.document import lint_bytes
 from generator.load import schema
+from generator.run.config import load_config
 from generator.targets import REGISTRY
 from generator.targets.registry import get_target
 from generator.targets.sql.findings import target_findings

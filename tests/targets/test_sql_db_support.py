@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from generator.config import load_config
+from generator.run.config import load_config
 from generator.targets import source_path
 from generator.targets.registry import get_target
 from generator.targets.sql.pg_functions import PgObjects, pg_objects

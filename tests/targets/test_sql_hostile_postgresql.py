@@ -35,8 +35,8 @@ from profiles import IN_CI, fuzz_examples, scaled
 from psycopg import sql as pgsql
 from psycopg.conninfo import make_conninfo
 
-from generator.config import load_config
 from generator.lint.document import lint_bytes
+from generator.run.config import load_config
 from generator.targets import source_path
 from generator.targets.sql.names import SqlError, message_text
 from generator.targets.sql.postgresql import render_postgresql

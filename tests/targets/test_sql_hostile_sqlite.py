@@ -22,7 +22,7 @@ from profiles import fuzz_examples, scaled
 from generator.targets.sql.names import SqlError, message_text
 from generator.targets.sql.sqlite import render_sqlite
 from generator.targets.sql.target import header
-from generator.testing.sql import rejection
+from generator.targets.sql.testing import rejection
 
 from .sql_hostile_support import OK, PAYLOADS, SPEC_ID, Draft, at_limit, drafts
 

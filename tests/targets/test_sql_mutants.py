@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from generator.testing.sql import sql_state_machine_for
+from generator.targets.sql.testing import sql_state_machine_for
 
 from .sql_support import Case, bound_config, cases, spec_documents
 from .test_sql_postgresql import check_all_pairs, check_inserts

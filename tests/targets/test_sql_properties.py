@@ -1,5 +1,5 @@
 """The generated SQL against the generated Python ``Machine``, by random UPDATEs on real
-tables (:mod:`generator.testing.sql`), for every spec in ``specs/`` and a hostile spec."""
+tables (:mod:`generator.targets.sql.testing`), for every spec in ``specs/`` and a hostile spec."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from generator.testing.sql import sql_state_machine_for
+from generator.targets.sql.testing import sql_state_machine_for
 
 from .sql_support import Case, bound_config, cases, lint_document, spec_documents, sql_hostile_spec
 

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from generator.targets.sql.names import message_text
-from generator.testing.sql import rejection
+from generator.targets.sql.testing import rejection
 
 from .sql_support import (
     FORBIDDEN,

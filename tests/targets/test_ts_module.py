@@ -9,7 +9,7 @@ import pytest
 from profiles import scaled
 from ts_harness import compile_project, run_script, run_tests
 
-from generator.config import load_config
+from generator.run.config import load_config
 from generator.targets import REGISTRY
 from generator.targets.registry import get_target
 from generator.targets.typescript import TypeScriptTarget

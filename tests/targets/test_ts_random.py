@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from profiles import scaled
 from ts_harness import compile_project, run_tests
 
-from generator.findings import Severity
+from generator.core.findings import Severity
 from generator.lint.document import lint_bytes
 from generator.testing.strategies import Draft, spec_drafts
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ts_harness import compile_project, run_script
 
-from generator.config import load_config
+from generator.run.config import load_config
 from generator.targets.registry import get_target
 
 from .ts_support import ROOT, load

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.config import load_config
 from generator.lint.document import lint_bytes
+from generator.run.config import load_config
 from generator.targets.registry import get_target
 
 ROOT = Path(__file__).resolve().parents[2]

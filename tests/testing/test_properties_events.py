@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import given, note, settings
 
-from generator.findings import Severity
+from generator.core.findings import Severity
 from generator.lint.document import lint_bytes
 from generator.testing import check_module, find_generated_modules, import_generated
 from generator.testing.proofs.state_machine import run_machine, state_machine_for

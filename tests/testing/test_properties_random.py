@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 
 from generator.cli import main
-from generator.findings import Severity
+from generator.core.findings import Severity
 from generator.lint.document import lint_bytes
 from generator.model.names import member_name
 from generator.testing import check_module, find_generated_modules, import_generated

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import settings
 from profiles import downstream_conftest
 
-from generator.config import load_config
 from generator.load.discover import SpecFile, discover
+from generator.run.config import load_config
 from generator.testing import (
     check_module,
     find_generated_modules,

@@ -18,7 +18,7 @@ from generator.cli.commands.finish import finish, plural
 from generator.cli.commands.lintrun import workspace_for
 
 if TYPE_CHECKING:
-    from generator.pipeline import BuildOutcome
+    from generator.run.pipeline import BuildOutcome
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -34,7 +34,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from generator import pipeline
+    from generator.run import pipeline
 
     outcome = pipeline.build(workspace_for(args), force=args.force)
     diagrams, outputs = outcome.diagrams, outcome.outputs
@@ -48,7 +48,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from generator import pipeline
+    from generator.run import pipeline
 
     outcome = pipeline.check(workspace_for(args))
     diagrams, outputs = outcome.diagrams, outcome.outputs

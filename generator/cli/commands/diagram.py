@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.finish import finish, plural
 from generator.cli.commands.output import emit
-from generator.exitcodes import EXIT_USAGE
+from generator.core.exitcodes import EXIT_USAGE
 
 if TYPE_CHECKING:
     from generator.output.diagrams import DiagramOutcome
@@ -55,8 +55,8 @@ def summary(outcome: DiagramOutcome, total: int, *, write: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from generator import pipeline
     from generator.cli.commands.lintrun import workspace_for
+    from generator.run import pipeline
 
     workspace = workspace_for(args)
     lint_run = pipeline.lint(workspace)

@@ -12,8 +12,8 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from generator.cli.commands.output import diff_stream, emit
-from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
-from generator.findings import Finding, Severity
+from generator.core.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.core.findings import Finding, Severity
 
 
 def finish(

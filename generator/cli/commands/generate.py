@@ -24,7 +24,7 @@ from generator.targets import DEFAULT_TARGETS, REGISTRY
 
 if TYPE_CHECKING:
     from generator.output.plan import Plan
-    from generator.output.tree import GenerateOutcome
+    from generator.run.tree import GenerateOutcome
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -114,7 +114,7 @@ def _summary(outcome: GenerateOutcome) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from generator import pipeline
+    from generator.run import pipeline
 
     workspace = workspace_for(args)
     lint_run = pipeline.lint(workspace, reuse=True, spare=True)  # generate releases

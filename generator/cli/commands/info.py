@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from generator.exitcodes import EXIT_OK, EXIT_USAGE
+from generator.core.exitcodes import EXIT_OK, EXIT_USAGE
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.lintrun import lint_and_report, lint_specs
-from generator.config import ConfigError
+from generator.core.errors import ConfigError
 
 if TYPE_CHECKING:
     import argparse
@@ -43,8 +43,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from generator.lint.interrupt import exit_code as signal_exit
-    from generator.lint.interrupt import stoppable
+    from generator.run.interrupt import exit_code as signal_exit
+    from generator.run.interrupt import stoppable
 
     if args.statistics and args.format not in ("text", "json"):
         raise ConfigError("--statistics prints text or json, not " + args.format)

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.lint.files import LintRun
 from generator.lint.fix import DIAGRAM, REVISION, Fix, blocked, fixable, plan_fix
 from generator.load.discover import SpecFile
@@ -123,9 +123,9 @@ def _edit(document: Document, spec: SpecFile, fix: Fix) -> DocumentEdit:
 
 def relint(args: argparse.Namespace, specs: list[SpecFile]) -> LintRun:
     """Lint ``specs`` again with the run's settings, keeping each document."""
-    from generator.config import load_config_for
     from generator.lint.files import lint_files, settings_for
-    from generator.workspace import options_from
+    from generator.run.config import load_config_for
+    from generator.run.workspace import options_from
 
     if not specs:
         return LintRun([], [])

@@ -7,16 +7,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
-from generator.findings import Finding
+from generator.core.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.core.findings import Finding
 from generator.lint.files import LintRun, LintTally
 from generator.load.discover import SpecFile
-from generator.workspace import Workspace, options_from
+from generator.run.workspace import Workspace, options_from
 
 if TYPE_CHECKING:
     import argparse
 
-    from generator.lint.progress import Progress
+    from generator.run.progress import Progress
 
 
 def lint_paths(
@@ -50,8 +50,8 @@ def lint_specs(
     args: argparse.Namespace, *, keep_documents: bool = True, progress_bar: bool = False
 ) -> tuple[LintRun, list[SpecFile]]:
     """:func:`lint_paths`, returning the discovered :class:`SpecFile` s (with a progress bar
-    on stderr where :func:`generator.lint.progress.wanted` allows)."""
-    from generator import pipeline
+    on stderr where :func:`generator.run.progress.wanted` allows)."""
+    from generator.run import pipeline
 
     workspace = workspace_for(args)
     bar = _progress(args, len(workspace.files)) if progress_bar and workspace.files else None
@@ -129,7 +129,7 @@ def exit_code(run: LintRun | LintTally) -> int:
 def _progress(args: argparse.Namespace, total: int) -> Progress | None:
     import os
 
-    from generator.lint import progress
+    from generator.run import progress
 
     quiet = bool(getattr(args, "quiet", False))
     if not progress.wanted(sys.stderr, quiet=quiet, fmt=args.format, environ=os.environ):

@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.config import Config, ConfigError, load_config
-from generator.exitcodes import EXIT_OK, EXIT_USAGE
+from generator.core.errors import ConfigError
+from generator.core.exitcodes import EXIT_OK, EXIT_USAGE
+from generator.load.config import Config
+from generator.run.config import load_config
 
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 CODE = re.compile(r"[A-Z0-9]+")

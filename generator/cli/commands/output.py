@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from generator import __version__
-from generator.config import ConfigError
-from generator.findings import Finding
+from generator.core.errors import ConfigError
+from generator.core.findings import Finding
 from generator.report import Run, render
 from generator.report.text import summary
 

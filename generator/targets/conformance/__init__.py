@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from generator.targets import Target, import_path, module_parts, source_path
 
 if TYPE_CHECKING:
-    from generator.config import Config
+    from generator.load.config import Config
     from generator.model.document import Document
 
 

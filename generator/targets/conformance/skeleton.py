@@ -12,8 +12,8 @@ import ast
 import keyword
 
 from generator.model.names import pascal_name
+from generator.render.environment import comment_text
 from generator.targets.python.filters import pyrepr
-from generator.templating import comment_text
 
 _TEMPLATE = '''\
 # Conformance tests of your service against {header}.

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from generator.render.environment import comment_text, has_header, header_line
 from generator.targets import Target, base_path, source_path
-from generator.templating import comment_text, has_header, header_line
 
 if TYPE_CHECKING:
-    from generator.config import Config
+    from generator.load.config import Config
     from generator.model.document import Document
     from generator.model.spec import Spec
 

@@ -7,10 +7,10 @@ is the one escaping path spec text takes into Python source, :mod:`.target` is t
 
 from __future__ import annotations
 
+from generator.render.environment import RenderError, has_header
 from generator.targets import document_sha256
 from generator.targets.python.package import render_package_init, render_py_typed
 from generator.targets.python.render import PY_HEADER, alias_name, render_module
-from generator.templating import RenderError, has_header
 
 __all__ = [
     "PY_HEADER",

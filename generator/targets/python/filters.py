@@ -1,4 +1,4 @@
-"""The template filters of Python output, added to the kit's (:mod:`generator.templating`):
+"""The template filters of Python output, added to the kit's (:mod:`generator.render.environment`):
 ``pyliteral`` (spec text -> a Python literal, :mod:`.literals`), ``docstring`` and ``pyrepr``
 (a short ``repr`` in the quotes ``ruff format`` prefers). The ``tests`` target's templates
 use them too.
@@ -10,9 +10,9 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from generator.render.environment import Code, RenderError, defined
+from generator.render.environment import environment as kit_environment
 from generator.targets.python.literals import docstring, pyliteral
-from generator.templating import Code, RenderError, defined
-from generator.templating import environment as kit_environment
 
 if TYPE_CHECKING:
     import jinja2

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from generator.templating import header_line
+from generator.render.environment import header_line
 
 #: Module names ruff's N999 accepts; any other file or folder name gets a file-level noqa.
 RUFF_MODULE_NAME = re.compile(r"[_a-z][_a-z0-9]*")

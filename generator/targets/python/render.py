@@ -1,6 +1,6 @@
 """Render one spec's Python module (and the package files around it) from Jinja2 templates.
 
-The environment (:mod:`generator.templating`, strict) makes injection structurally
+The environment (:mod:`generator.render.environment`, strict) makes injection structurally
 impossible rather than merely unlikely: a ``finalize`` hook refuses any ``{{ }}`` whose value
 did not come out of one of the kit's filters. Spec text reaches a template only through
 ``pyliteral`` (:mod:`generator.targets.python.literals`), identifiers only through ``ident`` (which
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 from generator.model.events import event_member, method_clash
 from generator.model.names import member_name, pascal_name
 from generator.model.spec import TRANSITION_TEXT_FIELDS, Spec
+from generator.render.environment import GENERATED, RenderError, comment_text, header_line
 from generator.targets.python import literals
 from generator.targets.python.filters import environment
 from generator.targets.python.package import RUFF_MODULE_NAME as _RUFF_MODULE_NAME
 from generator.targets.refusals import refuse_unfaithful, unique_members
-from generator.templating import GENERATED, RenderError, comment_text, header_line
 
 if TYPE_CHECKING:
     pass

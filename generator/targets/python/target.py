@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from generator.render.environment import has_header
 from generator.targets import Target, base_path, document_sha256, source_path
-from generator.templating import has_header
 
 if TYPE_CHECKING:
-    from generator.config import Config
+    from generator.load.config import Config
     from generator.model.document import Document
 
 _INIT = "__init__.py"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.targets.sql.plan import Names, binding_for
 
 if TYPE_CHECKING:

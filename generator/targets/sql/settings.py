@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from generator.config import known_keys
-from generator.errors import ConfigError
+from generator.core.errors import ConfigError
+from generator.load.config import known_keys
 from generator.model.names import SQL_NAME, SQL_NAME_BYTES
 
 if TYPE_CHECKING:
-    from generator.config import Config
+    from generator.load.config import Config
 
 #: ``[tool.statedoc.sql]`` and each of its ``bindings``.
 SQL_KEYS = {"schema", "bindings", "insert_must_be_initial"}

@@ -13,7 +13,8 @@ from generator.targets.sql.names import SqlError, ident, message_text, sqlite_li
 from generator.targets.sql.plan import SqlPlan
 
 #: What each SQLite refusal says after ``statedoc: spec ID revision N``, by the SQLSTATE
-#: PostgreSQL raises for the same refusal (:func:`generator.testing.sql.rejection` reads them).
+#: PostgreSQL raises for the same refusal (read by
+#: :func:`generator.targets.sql.testing.rejection`).
 PHRASES = {
     "SDF01": "forbids",
     "SDU01": "does not declare",

@@ -13,11 +13,11 @@ import keyword
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.render.environment import has_header
 from generator.targets import Target, import_path, module_parts, source_path
-from generator.templating import has_header
 
 if TYPE_CHECKING:
-    from generator.config import Config
+    from generator.load.config import Config
     from generator.model.document import Document
 
 
@@ -35,8 +35,8 @@ def render_test_module(module_import_path: str, spec_path: str) -> str:
     identifier); ``spec_path`` is the spec document's path, best relative to the project root
     (the test then finds it from any working directory). The result needs ``hypothesis``.
     """
+    from generator.render.environment import header_line
     from generator.targets.python.filters import environment
-    from generator.templating import header_line
 
     parts = module_import_path.split(".")
     if not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):

@@ -1,7 +1,7 @@
 """Render one spec's TypeScript module (and its fast-check property test) from Jinja2 templates.
 
 The environment, the header line and the ``code`` filter come from the template kit every
-target uses (:mod:`generator.templating`: ``StrictUndefined``, no autoescape, and a
+target uses (:mod:`generator.render.environment`: ``StrictUndefined``, no autoescape, and a
 ``finalize`` hook that refuses any ``{{ }}`` whose value did not come out of a filter). Spec
 text reaches a template only through this module's ``tsliteral`` (string literals) and
 ``comment`` (JSDoc lines); ``code`` marks text the renderer built itself from such pieces.
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.model.names import member_name
+from generator.render.environment import Code, defined, environment, header_line
+from generator.render.environment import has_header as templating_has_header
 from generator.targets.refusals import refuse_unfaithful, unique_members
 from generator.targets.typescript.literals import ts_comment, tsliteral
-from generator.templating import Code, defined, environment, header_line
-from generator.templating import has_header as templating_has_header
 
 if TYPE_CHECKING:
     from generator.model.spec import InvalidPair, Spec, Transition

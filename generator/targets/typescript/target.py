@@ -11,7 +11,7 @@ from generator.targets.typescript.paths import base_path, spec_source
 from generator.targets.typescript.render import has_header, render_module
 
 if TYPE_CHECKING:
-    from generator.config import Config
+    from generator.load.config import Config
     from generator.model.document import Document
     from generator.targets.typescript.tests import TypeScriptTestsTarget
 

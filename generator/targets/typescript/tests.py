@@ -19,7 +19,7 @@ from generator.targets.typescript.paths import base_path, spec_source
 from generator.targets.typescript.render import context, render
 
 if TYPE_CHECKING:
-    from generator.config import Config
+    from generator.load.config import Config
     from generator.model.document import Document
     from generator.model.spec import Spec
 

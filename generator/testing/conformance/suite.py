@@ -102,7 +102,7 @@ def _resolve(spec: str | os.PathLike[str], caller: str) -> Path:
     path = Path(os.fspath(spec))
     if path.is_absolute() or path.exists():
         return path
-    from generator.config import find_pyproject
+    from generator.load.config import find_pyproject
 
     pyproject = find_pyproject(Path(caller).resolve().parent)
     if pyproject is not None and (pyproject.parent / path).exists():

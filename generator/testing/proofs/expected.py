@@ -290,7 +290,7 @@ def load_spec(path: str | os.PathLike[str]) -> tuple[Spec, str]:
 def lint_clean(path: Path) -> tuple[Document, bytes]:
     """Read and lint one document: its model and its bytes, or :class:`SpecError` when the
     file cannot be read or has an error-severity finding."""
-    from generator.findings import Severity
+    from generator.core.findings import Severity
     from generator.lint.document import lint_bytes
 
     try:
@@ -316,7 +316,7 @@ def resolve_spec_path(spec: str | os.PathLike[str], module: types.ModuleType | N
         return path
     where = getattr(module, "__file__", None)
     if where:
-        from generator.config import find_pyproject
+        from generator.load.config import find_pyproject
 
         pyproject = find_pyproject(Path(where).resolve().parent)
         if pyproject is not None and (pyproject.parent / path).exists():

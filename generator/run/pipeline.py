@@ -1,7 +1,7 @@
 """The pipeline steps, in the one order every entry point uses: lint -> sync diagrams ->
 generate; ``build`` and ``check`` chain them.
 
-The CLI commands and the hatchling hook call these with a :class:`~generator.workspace.
+The CLI commands and the hatchling hook call these with a :class:`~generator.run.workspace.
 Workspace` and print or raise what comes back; nothing here prints or reads arguments.
 """
 
@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from generator.workspace import Workspace
+from generator.run.workspace import Workspace
 
 if TYPE_CHECKING:
-    from generator.findings import Finding
+    from generator.core.findings import Finding
     from generator.lint.files import LintRun
-    from generator.lint.progress import Progress
     from generator.load.discover import SpecFile
     from generator.output.diagrams import DiagramOutcome
     from generator.output.sources import Sources
-    from generator.output.tree import GenerateOutcome
+    from generator.run.progress import Progress
+    from generator.run.tree import GenerateOutcome
 
 
 #: How many documents are linted between two freezes of what the run keeps (see _Spared).
@@ -114,8 +114,8 @@ def lint(
 def sources(workspace: Workspace, previous: Sources | None = None) -> Sources:
     """The bytes and documents of one lint run's files (a new one after each lint; the stat
     signatures loaded once per run: ``previous``'s, else the render cache's)."""
+    from generator.cache.signatures import Signatures
     from generator.lint.files import settings_for
-    from generator.output.signatures import Signatures
     from generator.output.sources import Sources
 
     settings = workspace.settings or settings_for(workspace.config)
@@ -174,7 +174,7 @@ def generate(
 ) -> GenerateOutcome:
     """Generate the clean documents of ``run`` for the chosen targets (stale files are only
     looked for when the workspace is the whole configured set); ends with :func:`release`."""
-    from generator.output.tree import generate as generate_tree
+    from generator.run.tree import generate as generate_tree
 
     try:
         return generate_tree(
@@ -218,7 +218,7 @@ class BuildOutcome:
 def build(workspace: Workspace, *, force: bool = False) -> BuildOutcome:
     """Lint, redraw drifted diagrams, lint again if any was redrawn, generate (the main job).
     Overlapping output roots are refused before the first write."""
-    from generator.output.tree import check_roots
+    from generator.run.tree import check_roots
 
     check_roots(workspace.config.out, workspace.config)
     try:

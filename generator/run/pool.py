@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Generic, TypeVar
 
-from generator.lint.interrupt import (
+from generator.run.interrupt import (
     await_signal,
     held_signals,
     in_worker,

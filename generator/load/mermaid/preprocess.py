@@ -1,6 +1,6 @@
 """Mermaid's text preparation before its lexer, and how label text is displayed.
 
-Steps 1, 2 and 4 of :mod:`generator.diagram.parse`: ``preprocessDiagram`` (line ends, tag
+Steps 1, 2 and 4 of :mod:`generator.load.mermaid.parse`: ``preprocessDiagram`` (line ends, tag
 attribute quotes, diagram front matter, directives, ``%%`` comment lines), ``encodeEntities``
 and the decoding of labels as Mermaid shows them. Every transformation keeps a map back to the
 offsets of the input so positions point into the text the author wrote.

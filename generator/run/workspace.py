@@ -3,7 +3,7 @@ once, the selection, and the caches.
 
 A command builds :class:`Options` from its arguments (typed values, never an
 ``argparse.Namespace``), opens a :class:`Workspace` and hands it to the functions of
-:mod:`generator.pipeline`; the build hook does the same with a configuration of its own.
+:mod:`generator.run.pipeline`; the build hook does the same with a configuration of its own.
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from generator.config import Config, ConfigError, load_config_for
+from generator.core.errors import ConfigError
+from generator.load.config import Config
+from generator.run.config import load_config_for
 
 if TYPE_CHECKING:
-    from generator.lint.cache import Cache, RenderCache
+    from generator.cache.store import Cache, RenderCache
     from generator.lint.files import Settings
     from generator.load.discover import SpecFile
 
@@ -102,7 +104,7 @@ class Workspace:
             return None
         if keep_documents and not reuse:
             return None
-        from generator.lint.cache import Cache
+        from generator.cache.store import Cache
 
         return Cache(self.config.root, max_file_size=self.config.max_file_size)
 
@@ -111,7 +113,7 @@ class Workspace:
         if not self.options.use_cache:
             return None
         if self._render_cache is None:
-            from generator.lint.cache import RenderCache
+            from generator.cache.store import RenderCache
 
             self._render_cache = RenderCache(self.config.root)
         return self._render_cache

@@ -10,7 +10,7 @@ one timestamp tick of that moment, could change again within the same tick and k
 signature, so it is read again (and recorded anew, then no longer racy). "Safely": by more than
 :data:`TICK` on a file system with fine timestamps, by :data:`COARSE_TICK` where they are whole
 seconds (FAT, HFS+, ext3). Anything else is read and hashed. The index lives in the cache
-folder and is trusted as the cache is (see :mod:`generator.lint.cache`): it carries the same
+folder and is trusted as the cache is (see :mod:`generator.cache.store`): it carries the same
 digest as the cache entries, so a corrupt or hand-edited index is ignored; deleting it only
 costs reading again.
 """
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from generator.load.source import read_bounded
 
 if TYPE_CHECKING:
-    from generator.lint.cache import RenderCache
+    from generator.cache.store import RenderCache
 
 #: The key its digest covers (the entries name paths and bytes, not statedoc's code: no salt).
 _KEY = "signatures-v1"
@@ -63,7 +63,7 @@ class Signatures:
             self._load(cache)
 
     def _load(self, cache: RenderCache) -> None:
-        from generator.lint.cache import unseal
+        from generator.cache.store import unseal
 
         path = cache.folder.parent / _NAME
         try:
@@ -109,7 +109,7 @@ class Signatures:
         cache = self._cache
         if cache is None or not self._dirty or not os.path.isdir(cache.folder.parent):
             return
-        from generator.lint.cache import seal
+        from generator.cache.store import seal
         from generator.output.files import replace_file
 
         raw = {path: [*sig, at, digest] for path, (sig, at, digest) in self._used.items()}

@@ -1,4 +1,4 @@
-"""Step 3b of :mod:`generator.diagram.parse`: the productions of ``stateDiagram.jison``.
+"""Step 3b of :mod:`generator.load.mermaid.parse`: the productions of ``stateDiagram.jison``.
 
 A recursive-descent reading of the token list (iterative over statements, so nesting never
 exhausts the stack) that collects states, edges, labels and the constructs statedoc reports

@@ -13,7 +13,7 @@ after every step that
 
 Usage against your own database, where the generated ``.postgresql.sql`` is applied::
 
-    from generator.testing.sql import sql_state_machine_for
+    from generator.targets.sql.testing import sql_state_machine_for
     from myproject.generated.platform.queries import workspace_export_delivery as spec
 
     TestDelivery = sql_state_machine_for(

@@ -1,4 +1,4 @@
-"""Step 3a of :mod:`generator.diagram.parse`: the lexer of Mermaid's ``stateDiagram.jison``.
+"""Step 3a of :mod:`generator.load.mermaid.parse`: the lexer of Mermaid's ``stateDiagram.jison``.
 
 Rule for rule (same numbers, start conditions, first-match order and actions), so the tokens
 are the ones Mermaid's parser sees. Rules whose regex scans to the end of a line before it can

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from generator import __version__
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.lint.document import SpecFacts
 from generator.load.source import read_bounded
 from generator.output.files import replace_file

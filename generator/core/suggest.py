@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.rules.confusables import differences, skeleton
+from generator.core.lookalike import differences, skeleton
 
 
 def did_you_mean(value: str, known: Sequence[str]) -> str:

@@ -10,7 +10,7 @@ files. The ``tests`` target (``generate --tests DIR``) writes
 target says which existing files are its own, which is how cleanup recognises them.
 
 What each document renders, and the refusals before planning (two documents on one path, a
-path too long), live in :mod:`generator.output.expected`; planning (header ownership,
+path too long), live in :mod:`generator.run.expected`; planning (header ownership,
 symlink and path-escape refusal, the diffs) in :mod:`generator.output.plan` and applying
 (atomic, only-if-changed, the same checks again at write time) in
 :mod:`generator.output.apply`. Rules specific to this tree:
@@ -30,15 +30,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import overload
 
-from generator.config import Config, ConfigError
-from generator.findings import Finding
-from generator.lint.cache import RenderCache
+from generator.cache.rendered import unloadable
+from generator.cache.store import RenderCache
+from generator.core.errors import ConfigError
+from generator.core.findings import Finding
 from generator.lint.document import FileResult
 from generator.lint.files import LintRun
+from generator.load.config import Config
 from generator.load.discover import SpecFile
 from generator.model.document import Document
 from generator.output.apply import apply_recorded
-from generator.output.expected import expected_outputs
 from generator.output.plan import (
     Change,
     Output,
@@ -48,8 +49,8 @@ from generator.output.plan import (
     display,
     plan_outputs,
 )
-from generator.output.rendered import unloadable
 from generator.output.sources import Sources
+from generator.run.expected import expected_outputs
 from generator.targets import Target, module_parts
 from generator.targets.registry import resolve_targets
 
@@ -112,7 +113,7 @@ class GenerateOutcome:
     def ok(self) -> bool:
         """Exit 0: nothing blocked or refused, no error finding, and with ``check`` nothing
         to change."""
-        from generator.findings import Severity
+        from generator.core.findings import Severity
 
         pending = self.check and any(plan.changes for plan in self.plans)
         errors = any(f.severity is Severity.ERROR for f in self.reported)

@@ -17,17 +17,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from generator.errors import ConfigError
+from generator.core.errors import ConfigError
 
 __all__ = [
     "DEFAULT_MAX_FILE_SIZE",
     "KNOWN_KEYS",
     "Config",
-    "ConfigError",
     "find_pyproject",
     "known_keys",
-    "load_config",
-    "load_config_for",
+    "read_config",
+    "read_config_for",
 ]
 
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
@@ -106,7 +105,7 @@ def _start(path: Path) -> Path:
     return path if os.path.isdir(path) else path.parent
 
 
-def load_config_for(paths: Sequence[str], cwd: Path | None = None) -> Config:
+def read_config_for(paths: Sequence[str], cwd: Path | None = None) -> Config:
     """The config for the files and folders ``paths`` (default: the working directory's)."""
     cwd = (cwd or Path.cwd()).resolve()
     found: dict[Path, str] = {}
@@ -122,8 +121,8 @@ def load_config_for(paths: Sequence[str], cwd: Path | None = None) -> Config:
         )
     if found:
         (pyproject,) = found
-        return load_config(pyproject.parent)
-    return load_config(cwd)
+        return read_config(pyproject.parent)
+    return read_config(cwd)
 
 
 def known_keys(table: Mapping[str, Any], known: Collection[str], where: str) -> None:
@@ -132,7 +131,7 @@ def known_keys(table: Mapping[str, Any], known: Collection[str], where: str) -> 
     unknown = sorted(set(table) - set(known))
     if not unknown:
         return
-    from generator.rules.suggest import did_you_mean  # only on the error path
+    from generator.core.suggest import did_you_mean  # only on the error path
 
     choices = sorted(known)
     named = []
@@ -140,17 +139,6 @@ def known_keys(table: Mapping[str, Any], known: Collection[str], where: str) -> 
         hint = did_you_mean(key, choices)
         named.append(f"{key} ({hint.removeprefix('; ')})" if hint else key)
     raise ConfigError(f"{where}: unknown key(s) {', '.join(named)}; known: {', '.join(choices)}")
-
-
-def _check_keys(table: Mapping[str, Any], where: str) -> None:
-    """Refuse keys that are neither core keys nor the table of a target that takes one."""
-    extra = set(table) - KNOWN_KEYS
-    if not extra:
-        return
-    from generator.targets.registry import table_targets, takes_table
-
-    if not all(takes_table(key) for key in extra):
-        known_keys(table, KNOWN_KEYS | set(table_targets()), where)
 
 
 def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -162,36 +150,18 @@ def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _target_tables(table: Mapping[str, Any], pyproject: Path) -> dict[str, Any]:
-    """``[tool.statedoc.<target>]``, as read: each checked by its target's own parser now, so
-    a bad value is a usage error of every command (the target parses it again to run)."""
-    tables = {key: value for key, value in table.items() if key not in KNOWN_KEYS}
-    if not tables:
-        return {}
-    from generator.targets.registry import check_tables
-
-    check_tables(tables, pyproject)
-    return tables
-
-
 def _targets(table: Mapping[str, Any], where: str) -> tuple[str, ...]:
-    """``targets = [...]``: registered target names, at least one."""
+    """``targets = [...]`` as written (the names are checked against the registry by
+    :func:`generator.run.config.load_config`)."""
     if "targets" not in table:
         return DEFAULT_TARGETS
-    from generator.targets.registry import known, unknown_targets  # to check the names
-
-    names = _strings(table, "targets", where)
-    unknown = unknown_targets(names)
-    if unknown or not names:
-        raise ConfigError(
-            f"{where}: targets must list known targets ({', '.join(known())}), "
-            f"not {', '.join(map(repr, unknown)) or 'nothing'}"
-        )
-    return tuple(dict.fromkeys(names))
+    return tuple(dict.fromkeys(_strings(table, "targets", where)))
 
 
-def load_config(start: Path | None = None) -> Config:
-    """Read the config that applies to ``start`` (default: the working directory)."""
+def read_config(start: Path | None = None) -> Config:
+    """Read the config that applies to ``start`` (default: the working directory), checking
+    its shape; what only the registries know (target names and tables, rule codes) is
+    checked by :func:`generator.run.config.load_config`, which every command calls."""
     start = (start or Path.cwd()).resolve()
     pyproject = find_pyproject(start)
     if pyproject is None:
@@ -201,7 +171,6 @@ def load_config(start: Path | None = None) -> Config:
     where = f"{pyproject} [tool.statedoc]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")
-    _check_keys(table, where)
     out = table.get("out", "generated")
     if not isinstance(out, str):
         raise ConfigError(f"{where}: out must be a string")
@@ -223,13 +192,7 @@ def load_config(start: Path | None = None) -> Config:
         exclude=_strings(table, "exclude", where),
         max_file_size=size,
         source=pyproject,
-        target_tables=_target_tables(table, pyproject),
+        target_tables={key: value for key, value in table.items() if key not in KNOWN_KEYS},
         targets=_targets(table, where),
     )
-    from generator.lint.selection import validate_codes
-
-    for key, codes in (("select", config.select), ("ignore", config.ignore)):
-        validate_codes(codes, f"{where}: {key}")
-    for glob, codes in config.per_file_ignores.items():
-        validate_codes(codes, f"{where}: per-file-ignores {glob!r}")
     return config

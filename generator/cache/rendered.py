@@ -18,13 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.config import Config
-from generator.lint.cache import RenderCache
+from generator.cache.signatures import Signatures, now
+from generator.cache.store import RenderCache
 from generator.lint.document import FileResult
+from generator.load.config import Config
 from generator.load.discover import SpecFile
 from generator.model.document import Document
 from generator.output.plan import REFUSED, At, Problem
-from generator.output.signatures import Signatures, now
 from generator.output.sources import Sources
 from generator.targets import Target, module_parts
 

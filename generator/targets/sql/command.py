@@ -26,12 +26,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.output import emit
-from generator.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
-from generator.findings import Finding, Severity
+from generator.core.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from generator.core.findings import Finding, Severity
 
 if TYPE_CHECKING:
-    from generator.config import Config
     from generator.lint.files import LintRun
+    from generator.load.config import Config
     from generator.model.document import Document
     from generator.targets.sql.verify import Expected, Problem
 
@@ -69,8 +69,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from generator import pipeline
     from generator.cli.commands.lintrun import workspace_for
+    from generator.run import pipeline
 
     try:
         import psycopg
