@@ -1,13 +1,44 @@
-"""The package has no import cycles, lazy imports inside functions included (only
-``TYPE_CHECKING`` blocks are exempt), and the exit codes and errors live in leaf modules."""
+"""The package's import graph: stages in one layer order, and no cycles between modules.
+
+Every import counts: at module level, lazily inside a function, and under ``TYPE_CHECKING``
+(a type-only import still couples the two modules for the reader and for mypy). The only
+imports not counted are a package's ``__init__`` importing its own submodules (a registry
+filling itself, as ``rules`` and ``report`` do: the submodule is the package's part).
+"""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "generator"
+
+#: The stages, bottom first: a package may import only packages before it. ``core`` is what
+#: every stage shares; ``run`` drives the stages; ``cli`` parses arguments and prints.
+LAYERS = (
+    "core",
+    "load",
+    "model",
+    "render",
+    "rules",
+    "diagram",
+    "lint",
+    "cache",
+    "targets",
+    "output",
+    "report",
+    "diffing",
+    "run",
+    "integrations",
+    "testing",
+    "server",
+    "cli",
+)
+#: A target's own sub-commands (``TargetSpec.commands``) are part of the CLI layer.
+COMMAND_MODULES = ("generator.targets.sql.command",)
 
 
 def module_name(path: Path) -> str:
@@ -15,28 +46,13 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _type_checking(node: ast.AST) -> bool:
-    if not isinstance(node, ast.If):
-        return False
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def imports(path: Path, modules: set[str]) -> set[str]:
-    """``generator`` modules that ``path`` imports, at module level or lazily inside a
-    function (only ``TYPE_CHECKING`` blocks never run). A package's lazy import of its own
-    submodules (a registry filling itself, as ``rules`` and ``report`` do) is not an edge:
-    the submodule is the package's part, not a layer above or below it."""
+    """``generator`` modules that ``path`` imports, anywhere in the file."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    never = {id(n) for node in ast.walk(tree) if _type_checking(node) for n in ast.walk(node)}
     found: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in never:
-            continue
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -59,6 +75,28 @@ def graph() -> dict[str, set[str]]:
     paths = sorted(PACKAGE.rglob("*.py"))
     modules = {module_name(p) for p in paths}
     return {module_name(p): imports(p, modules) for p in paths}
+
+
+def layer(module: str) -> str | None:
+    """The stage ``module`` belongs to (None: the package root and ``__main__``)."""
+    if module in COMMAND_MODULES:
+        return "cli"
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in LAYERS) else None
+
+
+def upward(edges: dict[str, set[str]]) -> list[str]:
+    """Every import of a module from a later stage than its own."""
+    found = []
+    for module, targets in sorted(edges.items()):
+        mine = layer(module)
+        for target in sorted(targets):
+            theirs = layer(target)
+            if mine is None or theirs is None or mine == theirs:
+                continue
+            if LAYERS.index(theirs) > LAYERS.index(mine):
+                found.append(f"{module} ({mine}) imports {target} ({theirs})")
+    return found
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -84,10 +122,38 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_no_import_cycles() -> None:
+def test_every_package_of_generator_is_a_stage() -> None:
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert packages == set(LAYERS)
+    loose = {p.name for p in PACKAGE.glob("*.py")}
+    assert loose == {"__init__.py", "__main__.py"}  # every module lives in its stage
+
+
+def test_stages_import_only_the_stages_below_them() -> None:
     edges = graph()
-    assert len(edges) > 50  # the walk found the package
-    assert cycles(edges) == []
+    assert len(edges) > 100  # the walk found the package
+    assert upward(edges) == []
+
+
+def test_no_import_cycles() -> None:
+    assert cycles(graph()) == []
+
+
+@pytest.mark.parametrize(
+    ("edges", "expected"),
+    [
+        ({"generator.load.x": {"generator.rules.y"}}, ["generator.load.x (load) imports"]),
+        ({"generator.cli.x": {"generator.load.y"}}, []),
+        ({"generator.targets.sql.command": {"generator.run.pipeline"}}, []),
+        ({"generator.targets.sql.plan": {"generator.run.pipeline"}}, ["generator.targets"]),
+    ],
+)
+def test_the_layer_check_sees_an_upward_import(
+    edges: dict[str, set[str]], expected: list[str]
+) -> None:
+    found = upward(edges)
+    assert len(found) == len(expected)
+    assert all(f.startswith(e) for f, e in zip(found, expected, strict=True))
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

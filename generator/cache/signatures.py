@@ -110,7 +110,7 @@ class Signatures:
         if cache is None or not self._dirty or not os.path.isdir(cache.folder.parent):
             return
         from generator.cache.store import seal
-        from generator.output.files import replace_file
+        from generator.core.files import replace_file
 
         raw = {path: [*sig, at, digest] for path, (sig, at, digest) in self._used.items()}
         with contextlib.suppress(OSError):

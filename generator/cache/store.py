@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from generator import __version__
+from generator.core.files import replace_file
 from generator.core.findings import Finding
 from generator.lint.document import SpecFacts
 from generator.load.source import read_bounded
-from generator.output.files import replace_file
 
 FOLDER = ".statedoc_cache"
 _LAYOUT = "v3"  # v3: 16 shard folders per cache, not 256

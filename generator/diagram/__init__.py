@@ -6,18 +6,12 @@ Importing this package never imports Jinja2: only rendering needs it.
 """
 
 from .writer import (
-    EMPTY_NAME,
-    display_label,
-    display_name,
     escape_label,
     escape_name,
     render_state_diagram,
 )
 
 __all__ = [
-    "EMPTY_NAME",
-    "display_label",
-    "display_name",
     "escape_label",
     "escape_name",
     "render_state_diagram",

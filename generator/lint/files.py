@@ -8,7 +8,7 @@ import itertools
 import os
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from generator.core.findings import Finding, Severity
 from generator.lint.document import (
@@ -24,11 +24,28 @@ from generator.load.config import Config
 from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
 
-if TYPE_CHECKING:
-    from generator.cache.store import Cache
-
 #: Below this many files to lint from scratch, a process pool costs more than it saves.
 PARALLEL_MIN = 48
+
+
+class Cache(Protocol):
+    """What the driver needs of a lint cache (:class:`generator.cache.store.Cache` is one):
+    declared here so the per-document stage does not import the cache layer above it."""
+
+    def key(self, data: bytes) -> str: ...
+
+    def get(self, key: str, path: str) -> tuple[list[Finding], SpecFacts | None] | None: ...
+
+    def put(self, key: str, findings: list[Finding], facts: SpecFacts | None) -> None: ...
+
+
+#: Lints files in worker processes, in order: ``(work, files, jobs, tick)`` -> results.
+#: :func:`generator.run.pool.lint_in_pool` is the one statedoc runs; without one, files
+#: are linted in this process whatever ``jobs`` says.
+Pool = Callable[
+    [Callable[[SpecFile], "FileResult"], list[SpecFile], int, Callable[[int], None]],
+    Generator["FileResult", None, None],
+]
 
 
 class Settings(NamedTuple):
@@ -237,6 +254,7 @@ def lint_files(
     keep_documents: bool = False,
     reuse: bool = False,
     progress: Callable[[int], None] | None = None,
+    pool: Pool | None = None,
 ) -> LintRun:
     """Lint ``files`` together (SD204 looks across them), keeping every file's result.
 
@@ -244,15 +262,22 @@ def lint_files(
     clean file comes back with its parsed :class:`~generator.model.document.Document`;
     with ``reuse`` too the cache still serves unchanged files, without their document (the
     steps after lint load one only when their own caches cannot serve it).
-    ``progress`` is called with the number of files just finished. ``statedoc lint`` itself
-    uses :func:`stream_files`, which keeps nothing per file.
+    ``progress`` is called with the number of files just finished. It is
+    :func:`stream_results` kept whole; ``statedoc lint`` itself uses :func:`stream_files`,
+    which keeps nothing per file.
     """
     if keep_documents and not reuse:
         cache = None
     results: list[FileResult] = []
     findings: list[Finding] = []
-    checked = _checked(
-        files, settings, _results(files, settings, jobs, cache, keep_documents, progress)
+    checked = stream_results(
+        files,
+        settings,
+        jobs=jobs,
+        cache=cache,
+        keep_documents=keep_documents,
+        progress=progress,
+        pool=pool,
     )
     for result, shown in checked:
         results.append(result)
@@ -268,15 +293,33 @@ def stream_files(
     jobs: int = 1,
     cache: Cache | None = None,
     progress: Callable[[int], None] | None = None,
+    pool: Pool | None = None,
 ) -> Iterator[list[Finding]]:
     """Each file's reported findings (selected, sorted, SD204 included), in the order of
     ``files``, as soon as that file is done; nothing per file is kept once it is yielded
     (SD204 keeps each id's first place). When ``files`` are :func:`in_order`, the yielded
     lists joined are :func:`lint_files`'s findings; close the iterator to stop early."""
-    results = _results(files, settings, jobs, cache, False, progress)
-    with contextlib.closing(results):
-        for _, shown in _checked(files, settings, results):
+    found = stream_results(files, settings, jobs=jobs, cache=cache, progress=progress, pool=pool)
+    with contextlib.closing(found):
+        for _, shown in found:
             yield shown
+
+
+def stream_results(
+    files: Sequence[SpecFile],
+    settings: Settings,
+    *,
+    jobs: int = 1,
+    cache: Cache | None = None,
+    keep_documents: bool = False,
+    progress: Callable[[int], None] | None = None,
+    pool: Pool | None = None,
+) -> Generator[tuple[FileResult, list[Finding]], None, None]:
+    """The one lint driver: each file's result with the findings it reports, in the order of
+    ``files``, as soon as it is done (from the cache, in this process, or in ``pool``)."""
+    results = _results(files, settings, jobs, cache, keep_documents, progress, pool)
+    with contextlib.closing(results):
+        yield from _checked(files, settings, results)
 
 
 def in_order(files: Sequence[SpecFile]) -> bool:
@@ -293,14 +336,15 @@ def _results(
     cache: Cache | None,
     keep_documents: bool,
     progress: Callable[[int], None] | None,
+    pool: Pool | None,
 ) -> Generator[FileResult, None, None]:
     """Each file's :class:`FileResult`, in the order of ``files``, from the cache or linted
-    (in worker processes when ``jobs`` > 1 and enough files miss the cache)."""
+    (in ``pool``'s worker processes when ``jobs`` > 1 and enough files miss the cache)."""
     work = partial(
         _lint_one, max_file_size=settings.max_file_size, cache=cache, keep_document=keep_documents
     )
     tick = progress or _no_progress
-    if jobs <= 1 or keep_documents or len(files) < PARALLEL_MIN:
+    if pool is None or jobs <= 1 or keep_documents or len(files) < PARALLEL_MIN:
         for spec in files:  # one at a time: no hit is held while others are linted
             hit = _cached(spec, cache, settings.max_file_size) if cache is not None else None
             yield hit if hit is not None else work(spec)
@@ -315,8 +359,9 @@ def _results(
         else:
             todo.append(spec)
     tick(len(hits))
+    linted: Generator[FileResult, None, None]
     if len(todo) >= PARALLEL_MIN:
-        linted: Generator[FileResult, None, None] = _in_pool(work, todo, jobs, tick)
+        linted = pool(work, todo, jobs, tick)
     else:
         linted = _one_by_one(work, todo, tick)
     with contextlib.closing(linted):
@@ -335,20 +380,6 @@ def _one_by_one(
 
 def _no_progress(done: int) -> None:
     pass
-
-
-def _in_pool(
-    work: Callable[[SpecFile], FileResult],
-    todo: list[SpecFile],
-    jobs: int,
-    tick: Callable[[int], None],
-) -> Generator[FileResult, None, None]:
-    """Lint ``todo`` in worker processes, in order (stopped cleanly on Ctrl-C or SIGTERM)."""
-    from generator.run.pool import iter_parallel
-
-    workers = max(2, min(jobs, len(todo) // (PARALLEL_MIN // 2)))
-    chunk = max(1, min(64, len(todo) // (workers * 4)))  # small enough for a live progress bar
-    return iter_parallel(work, todo, workers, chunk, tick)
 
 
 def _checked(

@@ -8,7 +8,7 @@ it is touched, because the tree may have changed since the plan (and its diff) w
   folder, no symlink on the way) and only while it still holds the bytes planned against
   (created only while still missing); a file deleted as stale must still carry statedoc's
   header and lie inside the folder;
-* the files of an output folder are written as one :class:`~generator.output.files.Batch`
+* the files of an output folder are written as one :class:`~generator.core.files.Batch`
   (one flush for all of them), a document edit atomically on its own;
 * a document is edited only while it holds exactly the linted bytes, and a read-only one only
   with ``force``; it keeps its mode, and a symlinked one is written through to its target.
@@ -26,7 +26,7 @@ import stat
 from pathlib import Path
 
 from generator.cache.signatures import Signatures, now
-from generator.output.files import Batch, atomic_write, read_current
+from generator.core.files import Batch, atomic_write, read_current
 from generator.output.paths import display, inside, ours, unsafe
 from generator.output.plan import (
     CHANGED,

@@ -1,5 +1,5 @@
 """Outputs too long for the file system, refused before planning (see
-:mod:`generator.output.limits`).
+:mod:`generator.core.limits`).
 
 A document with any output whose name or path the file system cannot take is refused whole
 (SD409 at the front matter key that makes the name, its title most often), on every run
@@ -13,10 +13,10 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from generator.cache.rendered import Pending, span_at
+from generator.core.limits import Overlong, Room, shortened
 from generator.model.document import Document
-from generator.output.limits import Overlong, Room, shortened
 from generator.output.plan import REFUSED, Output, Problem, display
+from generator.output.rendered import Pending, span_at
 
 
 def refuse_overlong(

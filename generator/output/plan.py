@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from generator.core.files import unified_diff
 from generator.core.findings import Finding, Severity
 from generator.load.source import BOM
-from generator.output.files import unified_diff
 from generator.output.paths import display, first_line, inside, label_for, ours, unsafe
 from generator.render.environment import has_header
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from functools import cached_property
 
 from generator.core.findings import Severity
-from generator.diagram.writer import display_name
+from generator.load.mermaid.display import display_name
 from generator.load.mermaid.model import START_END, Diagram
 from generator.load.mermaid.parse import parse_state_diagram
 from generator.load.source import Span

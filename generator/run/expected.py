@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator.cache.rendered import (
+from generator.cache.store import RenderCache, Rendered
+from generator.lint.document import FileResult
+from generator.load.config import Config
+from generator.load.discover import SpecFile
+from generator.model.document import Document
+from generator.output.fitting import refuse_overlong
+from generator.output.plan import COLLISION, REFUSED, Output, Problem
+from generator.output.rendered import (
     Pending,
     cache_context,
     digests_of,
@@ -24,13 +31,6 @@ from generator.cache.rendered import (
     span_at,
     unloadable,
 )
-from generator.cache.store import RenderCache, Rendered
-from generator.lint.document import FileResult
-from generator.load.config import Config
-from generator.load.discover import SpecFile
-from generator.model.document import Document
-from generator.output.fitting import refuse_overlong
-from generator.output.plan import COLLISION, REFUSED, Output, Problem
 from generator.output.sources import Sources
 from generator.render.environment import RenderError
 from generator.targets import Target

@@ -1,5 +1,6 @@
 """The pipeline steps, in the one order every entry point uses: lint -> sync diagrams ->
-generate; ``build`` and ``check`` chain them.
+generate; ``build`` and ``check`` chain them. The lint step is :mod:`generator.run.lint`'s
+(one driver for every command), offered here with the others.
 
 The CLI commands and the hatchling hook call these with a :class:`~generator.run.workspace.
 Workspace` and print or raise what comes back; nothing here prints or reads arguments.
@@ -7,12 +8,12 @@ Workspace` and print or raise what comes back; nothing here prints or reads argu
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
+from generator.run.lint import against_findings, lint, release, stream
 from generator.run.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -21,94 +22,21 @@ if TYPE_CHECKING:
     from generator.load.discover import SpecFile
     from generator.output.diagrams import DiagramOutcome
     from generator.output.sources import Sources
-    from generator.run.progress import Progress
     from generator.run.tree import GenerateOutcome
 
 
-#: How many documents are linted between two freezes of what the run keeps (see _Spared).
-_FREEZE_EVERY = 64
-
-
-class _Spared:
-    """A lint progress callback that also moves what the run has kept so far (its parsed
-    documents, some 500 objects each) out of the cyclic collector's way with ``gc.freeze``:
-    otherwise every full collection scans all of them, and a run keeping thousands of
-    documents spends a fifth of its time there. :func:`release` gives them back. Nothing is
-    frozen when someone else (the host process) already froze objects: releasing would
-    unfreeze theirs too."""
-
-    #: Whether the collector's permanent generation holds what this module froze.
-    frozen: ClassVar[bool] = False
-
-    def __init__(self, progress: Callable[[int], None] | None) -> None:
-        self.progress = progress
-        self.since = 0
-
-    @classmethod
-    def freeze(cls) -> None:
-        if cls.frozen or gc.get_freeze_count() == 0:
-            gc.freeze()
-            cls.frozen = True
-
-    def __call__(self, done: int) -> None:
-        if self.progress is not None:
-            self.progress(done)
-        self.since += done
-        if self.since >= _FREEZE_EVERY:
-            self.since = 0
-            self.freeze()
-
-
-def release() -> None:
-    """Give what :func:`lint` (with ``spare``) froze back to the cyclic collector; the
-    later steps call it when they end, a caller that stops after lint calls it itself."""
-    if _Spared.frozen:
-        _Spared.frozen = False
-        gc.unfreeze()
-
-
-def lint(
-    workspace: Workspace,
-    *,
-    keep_documents: bool = True,
-    reuse: bool = False,
-    progress: Progress | None = None,
-    spare: bool = False,
-) -> LintRun:
-    """Lint the workspace's documents (``keep_documents``: keep each parsed document, as the
-    later steps need, which bypasses the cache and worker processes; ``reuse``: still serve
-    unchanged documents from the cache, without their document, for :func:`sync_diagrams`
-    and :func:`generate`, which load what their render cache cannot serve), plus SD207
-    against ``options.against``. ``spare``: freeze the kept documents for the collector
-    until :func:`release` (which :func:`generate` calls when it ends)."""
-    from generator.lint.files import LintRun, lint_files
-
-    if not workspace.files or workspace.settings is None:
-        return LintRun([], [])
-    spared = _Spared(progress) if spare and keep_documents else None
-    run = lint_files(
-        workspace.files,
-        workspace.settings,
-        jobs=workspace.jobs(),
-        cache=workspace.lint_cache(keep_documents=keep_documents, reuse=reuse),
-        keep_documents=keep_documents,
-        reuse=reuse,
-        progress=spared or progress,
-    )
-    if spared is not None:
-        spared.freeze()
-    against = workspace.options.against
-    if against:
-        from generator.diffing.revision import revision_findings
-
-        selection = workspace.settings.selection
-        extra = [
-            f
-            for f in revision_findings(workspace.files, against, workspace.config)
-            if selection.enabled(f.code)
-        ]
-        run.findings = sorted(run.findings + extra, key=lambda f: f.sort_key())
-    return run
+__all__ = [
+    "BuildOutcome",
+    "against_findings",
+    "build",
+    "check",
+    "generate",
+    "lint",
+    "release",
+    "sources",
+    "stream",
+    "sync_diagrams",
+]
 
 
 def sources(workspace: Workspace, previous: Sources | None = None) -> Sources:

@@ -16,6 +16,9 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Generic, TypeVar
 
+from generator.lint.document import FileResult
+from generator.lint.files import PARALLEL_MIN
+from generator.load.discover import SpecFile
 from generator.run.interrupt import (
     await_signal,
     held_signals,
@@ -136,3 +139,16 @@ def iter_parallel(
             if finished:
                 worker.process.join()
             worker.conn.close()
+
+
+def lint_in_pool(
+    work: Callable[[SpecFile], FileResult],
+    todo: list[SpecFile],
+    jobs: int,
+    tick: Callable[[int], None],
+) -> Generator[FileResult, None, None]:
+    """Lint ``todo`` in worker processes, in order (stopped cleanly on Ctrl-C or SIGTERM):
+    the :data:`~generator.lint.files.Pool` every command passes to the lint driver."""
+    workers = max(2, min(jobs, len(todo) // (PARALLEL_MIN // 2)))
+    chunk = max(1, min(64, len(todo) // (workers * 4)))  # small enough for a live progress bar
+    return iter_parallel(work, todo, workers, chunk, tick)

@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import overload
 
-from generator.cache.rendered import unloadable
 from generator.cache.store import RenderCache
 from generator.core.errors import ConfigError
 from generator.core.findings import Finding
@@ -49,6 +48,7 @@ from generator.output.plan import (
     display,
     plan_outputs,
 )
+from generator.output.rendered import unloadable
 from generator.output.sources import Sources
 from generator.run.expected import expected_outputs
 from generator.targets import Target, module_parts

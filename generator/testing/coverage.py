@@ -192,7 +192,7 @@ class Collector:
         }
 
     def write_json(self, path: str | os.PathLike[str]) -> None:
-        from generator.output.files import atomic_write
+        from generator.core.files import atomic_write
 
         text = json.dumps(self.as_json(), indent=2, ensure_ascii=False) + "\n"
         atomic_write(Path(path), text.encode("utf-8"))

@@ -29,8 +29,9 @@ from diagram.test_mermaid_render_parse import (
     spec_edges,
     usable_names,
 )
-from generator.diagram import display_label, display_name, render_state_diagram
+from generator.diagram import render_state_diagram
 from generator.load.mermaid import Diagram, parse_state_diagram
+from generator.load.mermaid.display import display_label, display_name
 
 #: slow: a thorough run sends ~1,000 diagrams and draws ~200; the default run about a fifth.
 pytestmark = [pytest.mark.mermaid_js, pytest.mark.slow]

@@ -16,15 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.diagram import (
-    EMPTY_NAME,
-    display_label,
-    display_name,
-    escape_label,
-    escape_name,
-    render_state_diagram,
-)
+from generator.diagram import escape_label, escape_name, render_state_diagram
 from generator.load.mermaid import Diagram, decode_display_text, parse_state_diagram
+from generator.load.mermaid.display import EMPTY_NAME, display_label, display_name
 
 # --------------------------------------------------------------------------
 # Shared data (also used by test_mermaid_oracle.py)

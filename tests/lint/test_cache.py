@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sample_documents import DOOR, HEADER, document
 
+from generator.cache import store as cache_module
 from generator.cache.store import Cache, unseal
 from generator.cli import main
-from generator.cache import store as cache_module
 from generator.lint.files import PARALLEL_MIN, lint_files, settings_for
 from generator.load.config import Config
 from generator.load.discover import discover
@@ -95,8 +96,17 @@ def test_an_unwritable_cache_still_lints(tmp_path: Path) -> None:
 
 
 def test_worker_processes_give_identical_findings(tmp_path: Path) -> None:
+    from generator.run.pool import lint_in_pool
+
     config = _corpus(tmp_path, PARALLEL_MIN + 10)
-    assert _lint(config, jobs=2) == _lint(config, jobs=1)
+    pooled: list[int] = []
+
+    def pool(work: Any, todo: list[Any], jobs: int, tick: Any) -> Any:
+        pooled.append(len(todo))
+        return lint_in_pool(work, todo, jobs, tick)
+
+    assert _lint(config, jobs=2, pool=pool) == _lint(config, jobs=1)
+    assert pooled == [PARALLEL_MIN + 11]  # every file (and dup.md) went to the workers
 
 
 def test_render_cache_serves_identical_outputs(

@@ -1,4 +1,4 @@
-"""The write policy of ``generate`` (:class:`generator.output.files.Batch`): every file staged
+"""The write policy of ``generate`` (:class:`generator.core.files.Batch`): every file staged
 as a temp file, one flush, then the renames; a failure leaves every target as it was."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.output import files
-from generator.output.files import TEMP_NAME, Batch
+from generator.core import files
+from generator.core.files import TEMP_NAME, Batch
 
 
 def _temps(folder: Path) -> list[str]:

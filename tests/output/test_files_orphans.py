@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sample_documents import DOOR, HEADER, document
 
-from generator.output.files import TEMP_NAME, atomic_write, sweep_orphans
+from generator.core.files import TEMP_NAME, atomic_write, sweep_orphans
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_DIAGRAM = "\n# Door {index}\n\n## The Lifecycle\n"
@@ -29,7 +29,7 @@ def _orphan(folder: Path, name: str) -> Path:
     code = (
         "import os, signal, sys\n"
         "from pathlib import Path\n"
-        "from generator.output import files as write\n"
+        "from generator.core import files as write\n"
         "os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)\n"
         "write.replace_file(Path(sys.argv[1]), b'new')\n"
     )

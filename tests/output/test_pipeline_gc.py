@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sample_documents import DIAGRAM, document
 
+from generator.run import lint as lint_step
 from generator.run import pipeline
 from generator.run.workspace import Workspace, options_from
 
@@ -25,7 +26,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
             text.replace("title: Door", f"title: D{number}")
         )
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(pipeline, "_FREEZE_EVERY", 2)
+    monkeypatch.setattr(lint_step, "_FREEZE_EVERY", 2)
     gc.unfreeze()
     yield tmp_path
     gc.unfreeze()

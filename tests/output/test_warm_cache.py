@@ -14,8 +14,8 @@ import pytest
 from targets.test_generate_support import PYPROJECT, SEED_MODULES, run_cli, tree
 
 import generator.lint.files as files_module
-from generator.cache.store import FOLDER, RenderCache, seal, unseal
 from generator.cache import store as cache_module
+from generator.cache.store import FOLDER, RenderCache, seal, unseal
 
 QUERIES = "specs/platform/queries/workspace-export-delivery.md"
 QUERIES_PY = f"generated/{SEED_MODULES['queries']}.py"

@@ -18,11 +18,11 @@ from generator.cli.commands import lint as lint_command
 from generator.cli.commands import lintfix
 from generator.cli.commands.lintfix import relint
 from generator.cli.commands.lintrun import lint_specs
+from generator.core.files import unified_diff
 from generator.lint.files import LintRun
 from generator.load.discover import SpecFile
 from generator.output import apply as output_apply
 from generator.output.apply import apply_plan
-from generator.output.files import unified_diff
 from generator.output.plan import Plan
 
 NAME = "specs/example/door.md"

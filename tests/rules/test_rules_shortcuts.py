@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.diagram.writer import display_name
+from generator.load.mermaid.display import display_name
 from generator.model.events import event_member as plain_event_member
 from generator.model.names import member_name as plain_member_name
 from generator.rules.events import event_member

@@ -19,19 +19,6 @@ if TYPE_CHECKING:
     from generator.run.progress import Progress
 
 
-def lint_paths(
-    args: argparse.Namespace, *, keep_documents: bool = True
-) -> tuple[LintRun, list[str]]:
-    """Discover and lint, returning display paths (``lint`` itself; the other commands use
-    :func:`lint_specs`, which returns the :class:`SpecFile` s).
-
-    ``keep_documents`` (the default) keeps every parsed document, as generation needs, which
-    bypasses the cache and worker processes; plain ``lint`` turns it off.
-    """
-    run, specs = lint_specs(args, keep_documents=keep_documents)
-    return run, [spec.display for spec in specs]
-
-
 def workspace_for(args: argparse.Namespace) -> Workspace:
     """The workspace of the command's PATHs and selection (config of the files' project)."""
     return Workspace.open(
@@ -49,8 +36,10 @@ def workspace_for(args: argparse.Namespace) -> Workspace:
 def lint_specs(
     args: argparse.Namespace, *, keep_documents: bool = True, progress_bar: bool = False
 ) -> tuple[LintRun, list[SpecFile]]:
-    """:func:`lint_paths`, returning the discovered :class:`SpecFile` s (with a progress bar
-    on stderr where :func:`generator.run.progress.wanted` allows)."""
+    """Discover and lint through :func:`generator.run.lint.lint`, returning the run and the
+    discovered :class:`SpecFile` s (with a progress bar on stderr where
+    :func:`generator.run.progress.wanted` allows). ``keep_documents`` keeps every parsed
+    document, as generation needs, which bypasses the cache and worker processes."""
     from generator.run import pipeline
 
     workspace = workspace_for(args)
@@ -69,11 +58,12 @@ def lint_and_report(args: argparse.Namespace) -> int:
     a report that is one document (json, sarif, junit, ``--output``, ``--statistics``) keeps
     the findings, never the per-file results or documents."""
     from generator import __version__
-    from generator.lint.files import LintTally, in_order, stream_files
+    from generator.lint.files import LintTally, in_order
     from generator.report import Run, render
+    from generator.run.lint import stream
 
     workspace = workspace_for(args)
-    files, settings, against = workspace.files, workspace.settings, workspace.options.against
+    files, against = workspace.files, workspace.options.against
     live = (
         args.format in ("text", "github")
         and not (args.output or args.statistics or against)
@@ -82,32 +72,15 @@ def lint_and_report(args: argparse.Namespace) -> int:
     tally = LintTally(keep=not live)
     bar = _progress(args, len(files)) if files else None
     try:
-        if files and settings is not None:
-            found = stream_files(
-                files,
-                settings,
-                jobs=workspace.jobs(),
-                cache=workspace.lint_cache(keep_documents=False),
-                progress=bar,
-            )
-            for findings in found:
-                tally.add(findings)
-                if live and findings:
-                    if bar is not None:
-                        bar.close()  # erase the bar's line first; it is drawn again later
-                    sys.stdout.write(render(args.format, Run(findings, (), __version__)))
+        for findings in stream(workspace, progress=bar):
+            tally.add(findings)
+            if live and findings:
+                if bar is not None:
+                    bar.close()  # erase the bar's line first; it is drawn again later
+                sys.stdout.write(render(args.format, Run(findings, (), __version__)))
     finally:
         if bar is not None:
             bar.close()
-    if against and settings is not None:
-        from generator.diffing.revision import revision_findings
-
-        extra = [
-            f
-            for f in revision_findings(files, against, workspace.config)
-            if settings.selection.enabled(f.code)
-        ]
-        tally.add(extra)
     if live:
         sys.stdout.flush()
         if not args.quiet and args.format == "text":

@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 from generator.core.errors import ConfigError
+from generator.core.files import unified_diff
 from generator.lint.files import lint_data, settings_for
 from generator.lint.fix import plan_fix
 from generator.lint.selection import validate_codes
 from generator.load.discover import SpecFile, excluded
-from generator.output.files import unified_diff
 from generator.report import Run, render
 from generator.run.config import load_config
 from generator.run.workspace import codes

@@ -57,7 +57,7 @@ def write_report(path: Path, text: str, *, fmt: str | None, inputs: Sequence[str
         raise ConfigError(f"--output {path}: refusing to overwrite a document being checked")
     if mode is not None:
         _check_replaceable(path, target, fmt)
-    from generator.output.files import atomic_write
+    from generator.core.files import atomic_write
 
     atomic_write(target, text.encode("utf-8"))
 

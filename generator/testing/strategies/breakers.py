@@ -349,7 +349,7 @@ def _foreign_invariant(draw: st.DrawFn, draft: Draft) -> Draft:
 
 
 def _drifted(draw: st.DrawFn, draft: Draft, **drift: Any) -> Draft | None:
-    from generator.diagram.writer import display_name
+    from generator.load.mermaid.display import display_name
 
     if any(display_name(name) != name for name in draft.state_names):
         # A name the diagram can only show with a stand-in (a control character, say) is

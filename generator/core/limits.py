@@ -5,7 +5,7 @@ A file name longer than ``NAME_MAX`` bytes (255 on most file systems, counted in
 bytes, not characters) or a path of ``PATH_MAX`` bytes or more (4096 on Linux, its NUL
 included) cannot be created, opened or even looked at: every call fails with
 ``ENAMETOOLONG``. statedoc writes each file through a temp file beside it
-(:mod:`generator.output.files`), whose name is cut to fit, but which needs
+(:mod:`generator.core.files`), whose name is cut to fit, but which needs
 :data:`TEMP_ROOM` bytes in its folder at the least; a path counts as writable only when that
 temp file fits too.
 """

@@ -198,13 +198,13 @@ def temp_name(folder: str, name: str) -> str:
     """``.<name>.<pid>.<8 random>.tmp``, with ``name`` cut (at a character) as far as the
     temp file needs to fit the file system's limits in ``folder``: a file whose name is
     close to ``NAME_MAX`` (or whose path is close to ``PATH_MAX``) is still written through
-    a temp file beside it (:mod:`generator.output.limits`)."""
+    a temp file beside it (:mod:`generator.core.limits`)."""
     suffix = f".{os.getpid()}.{os.urandom(4).hex()}.tmp"
     whole = f".{name}{suffix}"
     size, base = len(os.fsencode(whole)), len(os.fsencode(folder))
     if size < 128 and base + size < 1024:  # within every file system's limits
         return whole
-    from generator.output.limits import limits_for
+    from generator.core.limits import limits_for
 
     limits = limits_for(folder)
     room = min(limits.name, limits.path - 2 - base) - len(suffix) - 1
