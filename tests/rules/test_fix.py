@@ -15,9 +15,9 @@ from sample_documents import DIAGRAM, DOOR, document
 
 from generator.cli import main
 from generator.cli.commands import lint as lint_command
-from generator.cli.commands import lintfix
-from generator.cli.commands.lintfix import relint
-from generator.cli.commands.lintrun import lint_specs
+from generator.cli.commands.lint import fix as lintfix
+from generator.cli.commands.lint.fix import relint
+from generator.cli.running import lint_specs
 from generator.core.files import unified_diff
 from generator.lint.files import LintRun
 from generator.load.discover import SpecFile

@@ -14,8 +14,8 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from generator.cli.commands.diagram import add_force
-from generator.cli.commands.finish import finish, plural
-from generator.cli.commands.lintrun import workspace_for
+from generator.cli.finish import finish, plural
+from generator.cli.running import workspace_for
 
 if TYPE_CHECKING:
     from generator.run.pipeline import BuildOutcome

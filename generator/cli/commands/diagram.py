@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from generator.cli.commands.finish import finish, plural
-from generator.cli.commands.output import emit
+from generator.cli.finish import finish, plural
+from generator.cli.output import emit
 from generator.core.exitcodes import EXIT_USAGE
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def summary(outcome: DiagramOutcome, total: int, *, write: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from generator.cli.commands.lintrun import workspace_for
+    from generator.cli.running import workspace_for
     from generator.run import pipeline
 
     workspace = workspace_for(args)

@@ -18,8 +18,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.cli.commands.finish import finish, plural
-from generator.cli.commands.lintrun import workspace_for
+from generator.cli.finish import finish, plural
+from generator.cli.running import workspace_for
 from generator.targets import DEFAULT_TARGETS, REGISTRY
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from generator.cli.commands.output import emit
+from generator.cli.output import emit
 from generator.core.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.core.findings import Finding, Severity
 
@@ -69,7 +69,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from generator.cli.commands.lintrun import workspace_for
+    from generator.cli.running import workspace_for
     from generator.run import pipeline
 
     try:

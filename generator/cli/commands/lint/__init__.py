@@ -1,10 +1,12 @@
-"""``statedoc lint [PATH...]``."""
+"""``statedoc lint [PATH...]``: the parser and the choice of run (``stream``: the plain lint;
+``fix``: ``--fix``/``--diff``; ``stdin``: ``-``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from generator.cli.commands.lintrun import lint_and_report, lint_specs
+from generator.cli.commands.lint.stream import lint_and_report
+from generator.cli.running import lint_specs
 from generator.core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -49,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if args.statistics and args.format not in ("text", "json"):
         raise ConfigError("--statistics prints text or json, not " + args.format)
     if "-" in args.paths or args.stdin_filename:
-        from generator.cli.commands.lintstdin import run_stdin
+        from generator.cli.commands.lint.stdin import run_stdin
 
         return run_stdin(args)
     try:
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             if not (args.fix or args.diff):
                 return lint_and_report(args)
             lint_run, files = lint_specs(args, keep_documents=False, progress_bar=True)
-            from generator.cli.commands.lintfix import run_fix
+            from generator.cli.commands.lint.fix import run_fix
 
             return run_fix(args, lint_run, files)
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: workers are already gone

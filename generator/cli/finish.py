@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Iterable, Sequence
 
-from generator.cli.commands.output import diff_stream, emit
+from generator.cli.output import diff_stream, emit
 from generator.core.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.core.findings import Finding, Severity
 

@@ -37,7 +37,7 @@ def _spec(name: str | None, root: Path) -> SpecFile:
 
 
 def run_stdin(args: argparse.Namespace) -> int:
-    from generator.cli.commands.lintrun import exit_code, report
+    from generator.cli.running import exit_code, report
 
     if args.paths not in ([], ["-"]):
         raise ConfigError("stdin ('-' or --stdin-filename) is linted alone: name no other PATH")

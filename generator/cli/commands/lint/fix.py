@@ -152,7 +152,7 @@ def _count(fixes: list[Fix]) -> str:
 def run_fix(args: argparse.Namespace, lint_run: LintRun, files: list[SpecFile]) -> int:
     """Preview (``--diff``) or make the fixes; a fix the plan refuses (the file is read-only,
     or changed since lint read it) is also an SD408 finding of the report."""
-    from generator.cli.commands.lintrun import exit_code, lint_specs, report
+    from generator.cli.running import exit_code, lint_specs, report
     from generator.output.apply import apply_plan
 
     planned = plan_all(lint_run, files, relint(args, to_fix(lint_run, files)))

@@ -1,5 +1,5 @@
-"""Linting as the commands need it: a workspace from the arguments, the run (with a
-progress bar where one is wanted), its exit code and its report."""
+"""What the commands share: a workspace from the arguments, a lint run (with a progress bar
+where one is wanted), its exit code and its report."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def lint_specs(
     from generator.run import pipeline
 
     workspace = workspace_for(args)
-    bar = _progress(args, len(workspace.files)) if progress_bar and workspace.files else None
+    bar = progress_for(args, len(workspace.files)) if progress_bar and workspace.files else None
     try:
         run = pipeline.lint(workspace, keep_documents=keep_documents, progress=bar)
     finally:
@@ -52,54 +52,13 @@ def lint_specs(
     return run, workspace.files
 
 
-def lint_and_report(args: argparse.Namespace) -> int:
-    """``statedoc lint``: each file's findings are printed as soon as that file is done (text
-    and github on stdout; files are linted in the report's order), and only counts are kept;
-    a report that is one document (json, sarif, junit, ``--output``, ``--statistics``) keeps
-    the findings, never the per-file results or documents."""
-    from generator import __version__
-    from generator.lint.files import LintTally, in_order
-    from generator.report import Run, render
-    from generator.run.lint import stream
-
-    workspace = workspace_for(args)
-    files, against = workspace.files, workspace.options.against
-    live = (
-        args.format in ("text", "github")
-        and not (args.output or args.statistics or against)
-        and in_order(files)
-    )
-    tally = LintTally(keep=not live)
-    bar = _progress(args, len(files)) if files else None
-    try:
-        for findings in stream(workspace, progress=bar):
-            tally.add(findings)
-            if live and findings:
-                if bar is not None:
-                    bar.close()  # erase the bar's line first; it is drawn again later
-                sys.stdout.write(render(args.format, Run(findings, (), __version__)))
-    finally:
-        if bar is not None:
-            bar.close()
-    if live:
-        sys.stdout.flush()
-        if not args.quiet and args.format == "text":
-            from generator.report.text import counted_summary
-
-            print(counted_summary(tally.errors, tally.warnings, len(files)), file=sys.stderr)
-    else:
-        tally.findings.sort(key=Finding.sort_key)
-        report(args, tally.findings, [spec.display for spec in files])
-    return exit_code(tally)
-
-
 def exit_code(run: LintRun | LintTally) -> int:
     if run.internal_error:
         return EXIT_USAGE
     return EXIT_FINDINGS if run.has_errors else EXIT_OK
 
 
-def _progress(args: argparse.Namespace, total: int) -> Progress | None:
+def progress_for(args: argparse.Namespace, total: int) -> Progress | None:
     import os
 
     from generator.run import progress
@@ -113,7 +72,7 @@ def _progress(args: argparse.Namespace, total: int) -> Progress | None:
 def report(args: argparse.Namespace, findings: list[Finding], files: list[str]) -> None:
     """The findings, or with ``--statistics`` their count per code. (The output module is
     imported here: a live ``lint`` prints as it goes and never needs it.)"""
-    from generator.cli.commands.output import emit, write_report
+    from generator.cli.output import emit, write_report
 
     if not args.statistics:
         emit(args, findings, files)
