@@ -38,8 +38,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from functools import partial
 
-from .grammar import _Builder, _Parser
-from .lexer import _SyntaxError, _tokenize
+from .builder import _Builder
 from .model import START_END, SYNTAX_CODE, Diagram, DiagramState, Edge, Problem
 from .preprocess import (
     _ENTITY_PLACEHOLDER_END,
@@ -330,6 +329,9 @@ def _parse_full(text: str) -> Diagram:
     assert encoded.origin is not None
     origin = [*encoded.origin, encoded.origin[-1]]  # and the line feed added at the end
     source = _Mapped(encoded.text + "\n", origin)
+    from .grammar import _Parser  # the full reading: only for what the fast path leaves
+    from .lexer import _SyntaxError, _tokenize
+
     tokens, lex_error = _tokenize(source.text)
     parser = _Parser(tokens, lex_error)
     problems: list[Problem] = []
