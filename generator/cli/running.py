@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.cli.options import CommonOptions
 from generator.core.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.core.findings import Finding
 from generator.lint.files import LintRun, LintTally
 from generator.load.discover import SpecFile
-from generator.run.workspace import Workspace, options_from
+from generator.run.workspace import Workspace
 
 if TYPE_CHECKING:
     import argparse
@@ -21,16 +22,7 @@ if TYPE_CHECKING:
 
 def workspace_for(args: argparse.Namespace) -> Workspace:
     """The workspace of the command's PATHs and selection (config of the files' project)."""
-    return Workspace.open(
-        options_from(
-            getattr(args, "paths", []) or [],
-            args.select,
-            args.ignore,
-            getattr(args, "jobs", 0),
-            getattr(args, "no_cache", False),
-            getattr(args, "against", None),
-        )
-    )
+    return Workspace.open(CommonOptions.of(args).workspace_options())
 
 
 def lint_specs(
@@ -63,8 +55,8 @@ def progress_for(args: argparse.Namespace, total: int) -> Progress | None:
 
     from generator.run import progress
 
-    quiet = bool(getattr(args, "quiet", False))
-    if not progress.wanted(sys.stderr, quiet=quiet, fmt=args.format, environ=os.environ):
+    common = CommonOptions.of(args)
+    if not progress.wanted(sys.stderr, quiet=common.quiet, fmt=common.format, environ=os.environ):
         return None
     return progress.Progress(total, sys.stderr, delay=progress.DELAY)
 

@@ -123,13 +123,13 @@ def _edit(document: Document, spec: SpecFile, fix: Fix) -> DocumentEdit:
 
 def relint(args: argparse.Namespace, specs: list[SpecFile]) -> LintRun:
     """Lint ``specs`` again with the run's settings, keeping each document."""
+    from generator.cli.options import CommonOptions
     from generator.lint.files import lint_files, settings_for
     from generator.run.config import load_config_for
-    from generator.run.workspace import options_from
 
     if not specs:
         return LintRun([], [])
-    options = options_from(getattr(args, "paths", []) or [], args.select, args.ignore)
+    options = CommonOptions.of(args).workspace_options()
     config = load_config_for(options.paths)  # as the first run's workspace, not discovering
     settings = settings_for(config, options.select, options.ignore)
     return lint_files(specs, settings, keep_documents=True)
