@@ -7,6 +7,7 @@ must come with a higher ``revision``. The finding points at the ``revision`` val
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from generator.core.findings import Finding
@@ -21,21 +22,33 @@ from generator.load.discover import SpecFile
 from generator.load.source import read_bounded
 from generator.model.document import Document
 from generator.rules import finding
+from generator.rules.removals import removal_finding
 
 _SHOWN = 3  # changes named in a message before "and N more"
 
 
-def revision_findings(files: list[SpecFile], against: str, config: Config) -> list[Finding]:
+def revision_findings(
+    files: list[SpecFile],
+    against: str,
+    config: Config,
+    texts: Mapping[Path, bytes] | None = None,
+) -> list[Finding]:
     """SD207 findings for ``files`` against the git ref ``against`` (ConfigError when the ref
     or the repository is missing). Per-file and inline ignores are applied here; the caller
-    applies ``--select``/``--ignore``."""
+    applies ``--select``/``--ignore``. ``texts``: bytes to use instead of a file's (by path),
+    for the language server, which lints the unsaved text of an editor."""
     top = gitref.toplevel(Path.cwd())
     commit = gitref.resolve(top, against)
     documents: dict[str, tuple[Document, str, Suppressions | None]] = {}
     new: list[Version] = []
     for file in files:
+        given = None if texts is None else texts.get(file.path)
         try:  # bounded, regular files only, as lint reads them
-            data, size = read_bounded(file.path, config.max_file_size)
+            data, size = (
+                (given, len(given))
+                if given is not None
+                else read_bounded(file.path, config.max_file_size)
+            )
         except OSError:
             continue  # lint reports it (SD008)
         if size > config.max_file_size:
@@ -59,6 +72,9 @@ def revision_findings(files: list[SpecFile], against: str, config: Config) -> li
         hit = _check(before, after, document, against)
         if hit is not None and _reported(hit, relative, suppressions, config):
             found.append(hit)
+        gone = removal_finding(before.spec, after.spec, document, after.path, against)  # SD208
+        if gone is not None and _reported(gone, relative, suppressions, config):
+            found.append(gone)
     return found
 
 

@@ -74,6 +74,18 @@ class Storage(NamedTuple):
     column: str
     schema: str | None
     path: Path
+    history: bool | None = None  # None: [tool.statedoc.sql] history decides
+    key: tuple[str, ...] | None = None  # None: the default key column, ``id``
+
+
+class Retired(NamedTuple):
+    """A state a revision removed or renamed (front matter ``retired``): the rows holding it
+    move to ``to``, a declared state; ``to`` None means no row may hold it."""
+
+    state: str
+    to: str | None
+    why: str
+    path: Path
 
 
 class _SpecFields(NamedTuple):
@@ -93,6 +105,7 @@ class _SpecFields(NamedTuple):
     evidence: tuple[str, ...]
     text_fields: Mapping[str, str] = MappingProxyType({})
     storage: Storage | None = None
+    retired: tuple[Retired, ...] = ()
 
 
 class Spec(_SpecFields):
@@ -155,7 +168,31 @@ def _storage(value: object) -> Storage | None:
     table, column = value.get("table"), value.get("column")
     if not isinstance(table, str) or not isinstance(column, str):
         return None
-    return Storage(table, column, _opt_str(value, "schema"), ("storage",))
+    history = value.get("history")
+    key = value.get("key")
+    keys = (key,) if isinstance(key, str) else key if isinstance(key, list) else None
+    return Storage(
+        table,
+        column,
+        _opt_str(value, "schema"),
+        ("storage",),
+        history if isinstance(history, bool) else None,
+        None if keys is None else tuple(k for k in keys if isinstance(k, str)),
+    )
+
+
+def _retired(value: object) -> tuple[Retired, ...]:
+    """``retired`` entries whose ``state`` and ``why`` are strings (the schema reports the rest);
+    a ``to`` that is not a string is dropped, so it can never name a destination."""
+    if not isinstance(value, list):
+        return ()
+    return tuple(
+        Retired(item["state"], _opt_str(item, "to"), item["why"], ("retired", i))
+        for i, item in enumerate(value)
+        if isinstance(item, dict)
+        and isinstance(item.get("state"), str)
+        and isinstance(item.get("why"), str)
+    )
 
 
 def _is_int(value: object) -> bool:
@@ -258,4 +295,5 @@ def build(data: Mapping[str, Any]) -> Spec:
         evidence=_strings(data.get("evidence")),
         text_fields={k: data[k] for k in TEXT_FIELDS if isinstance(data.get(k), str)},
         storage=_storage(data.get("storage")),
+        retired=_retired(data.get("retired")),
     )

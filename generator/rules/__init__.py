@@ -80,6 +80,8 @@ def all_rules() -> list[Rule]:
         graph,
         project,
         references,
+        removals,
+        retired,
         storage,
     )
 

@@ -1,7 +1,8 @@
 """SD12x: the database binding of a spec (front matter ``storage``) and the SQL target.
 
-SD120 is a document check. SD121 and SD122 look at the documents a ``sql`` generation run
-covers (:func:`generator.targets.sql.findings.target_findings`); SD123 to SD129 are what
+SD120 and SD130 are document checks. SD121 and SD122 look at the documents a ``sql``
+generation run covers (:func:`generator.targets.sql.findings.target_findings`, which also
+reports SD130 for a configured binding); SD123 to SD129, SD131 and SD132 are what
 ``statedoc db check`` reports about a live database (:mod:`generator.targets.sql.verify`).
 """
 
@@ -52,6 +53,44 @@ def sql_identifier(doc: Document) -> Iterator[Hit]:
         problem = None if value is None else name_problem(value)
         if problem is not None:
             yield Hit(f"storage.{key}: {problem}", ("storage", key))
+
+
+def key_problem(key: tuple[str, ...], column: str) -> str | None:
+    """Why ``key`` cannot identify the rows of a history, or None when it can (whether each
+    name is an identifier is :func:`name_problem`'s, a lint and configuration check)."""
+    if not key:
+        return "the key is empty: name the column(s) that identify a row, or leave `key` out for id"
+    repeated = sorted({name for name in key if key.count(name) > 1})
+    if repeated:
+        return f"the key names {', '.join(map(repr, repeated))} more than once"
+    if column in key:
+        return (
+            f"the key includes the state column {column!r}: a row's key must not change when "
+            "its state does"
+        )
+    return None
+
+
+@rule(
+    "SD130",
+    "sql-history-key",
+    "the history of a bound column has no usable key: `key` is empty, repeats a column, names "
+    "the state column or is not an SQL identifier",
+    why="Each history row records the key of the row that changed (default: the column id); "
+    "without a usable key, the history could not say which row moved. The generated file also "
+    "refuses to apply when a key column does not exist.",
+    bad=f"{DOOR}storage:\n  table: doors\n  column: state\n  history: true\n  key: []\n",
+    good=f"{DOOR}storage:\n  table: doors\n  column: state\n  history: true\n  key: door_id\n",
+)
+def sql_history_key(doc: Document) -> Iterator[Hit]:
+    storage = doc.spec.storage
+    if storage is None or storage.key is None:
+        return
+    problem = key_problem(storage.key, storage.column) or next(
+        filter(None, map(name_problem, storage.key)), None
+    )
+    if problem is not None:
+        yield Hit(f"storage.key: {problem}", ("storage", "key"))
 
 
 def _target_rule(code: str, name: str, summary: str, why: str, bad: str, **kw: object) -> None:
@@ -151,5 +190,29 @@ _target_rule(
     "passing in silence. Grant TEMPORARY on the database, or run the check on the primary.",
     f"{_BOUND}\n(REVOKE TEMPORARY ON DATABASE app FROM checker)\n",
     severity=Severity.WARNING,
+    scope="database",
+)
+_target_rule(
+    "SD131",
+    "db-history-writable",
+    "`db check`: a history table can be changed by a role other than its owner, or its "
+    "append-only trigger is missing or does not fire",
+    "History is evidence only while nobody but its owner can rewrite it: no role but the owner "
+    "may hold INSERT, UPDATE, DELETE, TRUNCATE or TRIGGER on the table (or a column of it), no "
+    "role but the owner may execute the SECURITY DEFINER function that writes it (it could be "
+    "attached to another table to write made-up rows), and the trigger refusing UPDATE, DELETE "
+    "and TRUNCATE must fire.",
+    f"{_BOUND}\n(GRANT UPDATE ON doors_state_history TO app)\n",
+    scope="database",
+)
+_target_rule(
+    "SD132",
+    "db-history-differs",
+    "`db check`: a history table is not shaped as generated, or a key column it records is "
+    "missing from the bound table",
+    "Readers of the history (`db audit`, a migration recording moved rows) rely on its columns "
+    "and types; a key column dropped from the bound table makes every write of a state fail "
+    "in the history trigger.",
+    f"{_BOUND}\n(ALTER TABLE doors_state_history DROP COLUMN transaction_id)\n",
     scope="database",
 )

@@ -103,7 +103,12 @@ def test_an_older_revision_over_a_newer_one_changes_nothing(pg: Any, tmp_path: P
     pg.execute("INSERT INTO t0 VALUES (1, 'closed')")
     pg.execute("UPDATE t0 SET state = 'locked' WHERE id = 1")  # revision 2 still enforces
 
-    done = psql_file(dsn_of(pg, options="-c statedoc.allow_downgrade=on"), file, stop_on_error=True)
+    downgrade = dsn_of(pg, options="-c statedoc.allow_downgrade=on")
+    done = psql_file(downgrade, file, stop_on_error=True)  # revision 1 would strand the row
+    assert "SDM01" in done.stderr and "1 row(s) hold 'locked'" in done.stderr, done.stderr
+    assert snapshot(pg) == installed
+    pg.execute("DELETE FROM t0")
+    done = psql_file(downgrade, file, stop_on_error=True)
     assert done.returncode == 0, done.stderr
     assert "ERROR" not in done.stderr, done.stderr
     comment = pg.execute(

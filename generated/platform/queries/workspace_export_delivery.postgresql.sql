@@ -87,6 +87,79 @@ BEGIN
 END
 $statedoc$;
 
+-- Migration: rows of retired states move to their destination; a value this revision
+-- would strand makes the file fail (SQLSTATE SDM01) and change nothing.
+DO $statedoc$
+DECLARE
+  relation pg_catalog.regclass := pg_catalog.to_regclass(E'"data_export_deliveries"');
+  held record;
+  was_state pg_catalog.bool;
+  why pg_catalog.text;
+  stranded pg_catalog.text[] := ARRAY[]::pg_catalog.text[];
+  stranded_values pg_catalog.int8 := 0;
+  stranded_rows pg_catalog.int8 := 0;
+  left_rows pg_catalog.int8 := 0;
+  moved pg_catalog.int8;
+  guard record;
+  paused pg_catalog.text[] := ARRAY[]::pg_catalog.text[];
+  modes pg_catalog."char"[] := ARRAY[]::pg_catalog."char"[];
+BEGIN
+  IF (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) relation)
+     OPERATOR(pg_catalog.<>) 'f' THEN
+    LOCK TABLE "data_export_deliveries" IN EXCLUSIVE MODE;
+  END IF;
+  SET LOCAL row_security = off;
+  FOR held IN
+    SELECT g.v, g.n FROM (SELECT (t."status"::pg_catalog.text COLLATE pg_catalog."C") AS v, pg_catalog.count(*) AS n
+                            FROM "data_export_deliveries" t
+                           WHERE NOT coalesce((t."status"::pg_catalog.text COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) ANY (ARRAY[E'pending', E'delivering', E'delivered', E'failed', E'withheld', E'expired', E'superseded']::pg_catalog.text[]), false)
+                           GROUP BY 1) g
+     ORDER BY g.v
+  LOOP
+    was_state := false;
+    why := ' (retired without a destination)';
+    IF NOT was_state AND held.v IS NOT NULL AND pg_catalog.to_regprocedure(
+         E'"statedoc"."workspace_export_delivery_check"(pg_catalog.text, pg_catalog.text)') IS NOT NULL THEN
+      why := ' (a state of the installed revision, neither a state nor retired now)';
+      BEGIN
+        EXECUTE E'SELECT "statedoc"."workspace_export_delivery_check"(\x241, \x241)' USING held.v;
+        was_state := true;
+      EXCEPTION
+        WHEN SQLSTATE 'SDS01' THEN was_state := false;
+        WHEN SQLSTATE 'SDU01' OR SQLSTATE 'SDF01' THEN
+          was_state := true;
+      END;
+    END IF;
+    IF was_state THEN
+      stranded_values := stranded_values OPERATOR(pg_catalog.+) 1;
+      stranded_rows := stranded_rows OPERATOR(pg_catalog.+) held.n;
+      IF stranded_values OPERATOR(pg_catalog.<=) 10 THEN
+        stranded := pg_catalog.array_append(stranded, pg_catalog.format('%s row(s) hold %s%s',
+          held.n, pg_catalog.quote_nullable(pg_catalog.substr(held.v, 1, 60)), why));
+      END IF;
+    ELSE
+      left_rows := left_rows OPERATOR(pg_catalog.+) held.n;
+    END IF;
+  END LOOP;
+  IF stranded_values OPERATOR(pg_catalog.>) 0 THEN
+    RAISE EXCEPTION USING ERRCODE = 'SDM01',
+      MESSAGE = pg_catalog.format('%s: %s row(s) would be stranded: %s%s',
+        E'statedoc: spec STATE-PFM-QRY-011 revision 1 cannot migrate "data_export_deliveries"."status"', stranded_rows,
+        pg_catalog.array_to_string(stranded, '; '),
+        CASE WHEN stranded_values OPERATOR(pg_catalog.>) 10
+             THEN pg_catalog.format('; and %s more values',
+                    stranded_values OPERATOR(pg_catalog.-) 10)
+             ELSE '' END),
+      DETAIL = E'the states of revision 1 are: \x27pending\x27, \x27delivering\x27, \x27delivered\x27, \x27failed\x27, \x27withheld\x27, \x27expired\x27, \x27superseded\x27; retired with a destination: (none); retired without one: (none)',
+      HINT = E'nothing was changed: move or delete those rows, or retire each value with a `to` in the spec and generate again, then apply this file';
+  END IF;
+  IF left_rows OPERATOR(pg_catalog.>) 0 THEN
+    RAISE NOTICE USING MESSAGE = pg_catalog.format('%s: %s row(s) of %s hold values that are no state of the installed revision either; they are left as they are', E'statedoc: spec STATE-PFM-QRY-011 revision 1',
+      left_rows, E'"data_export_deliveries"."status"');
+  END IF;
+END
+$statedoc$;
+
 DO $statedoc$
 BEGIN
   IF pg_catalog.to_regtype(E'"statedoc"."workspace_export_delivery_state"') IS NULL THEN

@@ -141,6 +141,7 @@ def _known_keys() -> dict[str, tuple[tuple[str, ...], frozenset[str]]]:
         "states": defs["state"]["properties"],
         "transitions": defs["transition"]["properties"],
         "invalid": defs["invalid"]["properties"],
+        "retired": defs["retired"]["properties"],
         "storage": root["properties"]["storage"]["properties"],
     }
     return {name: (tuple(keys), frozenset(keys)) for name, keys in sections.items()}
@@ -167,7 +168,7 @@ def typos(value: object) -> list[tuple[Path, str, str]]:
                 found.append(((*path, key), key, close[0]))
 
     scan(value, (), "")
-    for section in ("states", "transitions", "invalid"):
+    for section in ("states", "transitions", "invalid", "retired"):
         items = value.get(section)
         if isinstance(items, list):
             for index, item in enumerate(items):

@@ -31,6 +31,7 @@ _ENUM = frozenset({"enum", "not"})
 _TYPES: dict[str, frozenset[str]] = {
     "string": frozenset({"type", "minLength", "pattern", "not"}),
     "integer": frozenset({"type", "minimum", "not"}),
+    "boolean": frozenset({"type", "not"}),
     "array": frozenset({"type", "items", "minItems", "not"}),
     "object": frozenset(
         {"type", "required", "properties", "propertyNames", "additionalProperties", "not"}
@@ -161,6 +162,8 @@ def _compile_rest(
         if pattern is not None and not isinstance(pattern, str):
             raise _refuse(at, f"'pattern': {pattern!r}")
         return _compile_string(_count(node, "minLength", at), pattern)
+    if kind == "boolean":
+        return lambda value: isinstance(value, bool)
     if kind == "integer":
         minimum = node.get("minimum", -math.inf)
         if type(minimum) not in (int, float):

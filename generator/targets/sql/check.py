@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from generator.targets.sql.compare import Accepts
+from generator.targets.sql.history_check import read_executors, read_histories
 from generator.targets.sql.installed import read_catalog
 from generator.targets.sql.probe import TriggerProbe, domain_accepts, near_misses, probe_generated
 from generator.targets.sql.verify import Expected, Report, verify
@@ -39,10 +40,20 @@ def check_database(
         "application_name = 'statedoc db check'",
     ):
         connection.execute(f"SET {setting}")
-    tables = [t.table_name for spec in specs for t in spec.objects.triggers]
+    tables = [t.table_name for spec in specs for t in spec.triggers]
+    histories = [s.history.table.qualified for s in specs if s.history is not None]
     with connection.transaction(force_rollback=True):  # read-only, and never committed
         connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        catalog = read_catalog(connection, schema, tables)
+        catalog = read_catalog(connection, schema, [*tables, *histories])
+        installed_histories = read_histories(connection, histories)
+        recorders = [
+            f.oid
+            for s in specs
+            if s.history is not None
+            for f in [catalog.function(s.history.recorder.schema, s.history.recorder.name, ())]
+            if f is not None
+        ]
+        executors = read_executors(connection, recorders)
         accepts: dict[int, Accepts] = {}
         for spec in specs:
             expected = spec.objects.domain
@@ -58,7 +69,9 @@ def check_database(
         domain = catalog.domain(expected_domain.schema, expected_domain.name)
         if domain is not None:
             domains.append((domain.oid, expected_domain))
-        for trigger in spec.objects.triggers:
+        for trigger in spec.triggers:
+            if trigger.when is None:
+                continue  # nothing to probe
             table = catalog.tables.get(trigger.table_name)
             if table is None or table.oid is None:
                 continue
@@ -67,4 +80,13 @@ def check_database(
             if installed is not None and column is not None:
                 probes.append(TriggerProbe(trigger, installed, column))
     probed = probe_generated(connection, probes, domains)
-    return verify(specs, catalog, probed, accepts, sweep=sweep, known_ids=known_ids)
+    return verify(
+        specs,
+        catalog,
+        probed,
+        accepts,
+        sweep=sweep,
+        known_ids=known_ids,
+        histories=installed_histories,
+        executors=executors,
+    )

@@ -79,8 +79,10 @@ def function_diffs(expected: PgFunction, function: Function) -> list[Diff]:
             out.append(f"is {words.get(got, got)}, not {words.get(want, want)}")
     if function.language != expected.language:
         out.append(f"is written in {function.language}, not {expected.language}")
-    if function.security_definer:
+    if function.security_definer and not expected.security_definer:
         out.append("is SECURITY DEFINER (it would run with its owner's rights)")
+    if expected.security_definer and not function.security_definer:
+        out.append("is not SECURITY DEFINER (writers would need privileges on the history)")
     if function.strict:
         out.append("is STRICT (a NULL argument would skip the check)")
     if function.kind != "f" or function.returns_set or function.returns != expected.returns:
@@ -106,8 +108,8 @@ def trigger_diffs(
     out: list[str] = []
     if not trigger.row:
         out.append("fires once per statement, not FOR EACH ROW")
-    if trigger.timing != "BEFORE":
-        out.append(f"fires {trigger.timing}, not BEFORE, the row is written")
+    if trigger.timing != expected.timing:
+        out.append(f"fires {trigger.timing}, not {expected.timing}, the row is written")
     columns = () if expected.event == "INSERT" else (expected.column,)
     if trigger.events != (expected.event,) or trigger.columns != columns:
         event = " OF ".join((expected.event, *columns))
@@ -122,6 +124,11 @@ def trigger_diffs(
     if trigger.constraint or trigger.transition_tables:
         out.append("is a constraint trigger or has transition tables, which statedoc never makes")
     diffs = [(NOT_FIRING, text) for text in out]
+    if expected.when is None:  # nothing to probe: it must fire for every row
+        if trigger.when is not None:
+            text = f"has a WHEN condition ({trigger.when}), the generated one none"
+            diffs.append((NOT_FIRING, text))
+        return diffs
     want = probed.whens.get(trigger.oid)
     if isinstance(want, str):
         got = trigger.when

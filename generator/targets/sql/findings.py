@@ -1,4 +1,6 @@
-"""Findings of a ``sql`` generation run over many documents: SD121 and SD122.
+"""Findings of a ``sql`` generation run over many documents: SD121, SD122, and SD130 for a
+configured binding whose history has no usable key (front matter ``storage`` gets SD130 from
+the lint rule).
 
 Cross-document, so not a lint rule: the pipeline asks the ``sql`` target for them with the
 documents it generates (bindings may come from the configuration).
@@ -10,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from generator.core.findings import Finding
-from generator.targets.sql.plan import Names, binding_for
+from generator.targets.sql.plan import Names, binding_for, history_key_problem
 
 if TYPE_CHECKING:
     from generator.load.strict_yaml import Path
@@ -52,6 +54,16 @@ def target_findings(documents: Sequence[Document], settings: SqlSettings) -> lis
                 )
             )
         else:
+            problem = None if spec.storage is not None else history_key_problem(binding)
+            if problem is not None:
+                found.append(
+                    finding_at(
+                        document,
+                        "SD130",
+                        ("id",),
+                        f"{spec.id}: [tool.statedoc.sql.bindings] key: {problem}",
+                    )
+                )
             where = ("storage",) if spec.storage is not None else ("id",)
             column = (binding.schema or "", binding.table, binding.column)
             keys.append((("column", *column), f"the column {'.'.join(column[1:])}", where))

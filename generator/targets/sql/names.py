@@ -18,8 +18,6 @@ comments NUL is written as the two characters ``\\0`` (:func:`message_text`).
 
 from __future__ import annotations
 
-import hashlib
-
 #: PostgreSQL's NAMEDATALEN - 1.
 MAX_NAME_BYTES = 63
 
@@ -47,6 +45,8 @@ def fit_name(base: str, suffix: str = "") -> str:
     whole = base + suffix
     if len(whole.encode("utf-8")) <= MAX_NAME_BYTES:
         return whole
+    import hashlib  # only for a name too long: the config is parsed on every lint's start
+
     digest = hashlib.sha256(whole.encode("utf-8")).hexdigest()[:8]
     room = MAX_NAME_BYTES - len(suffix.encode("utf-8")) - 1 - len(digest)
     prefix = base.encode("utf-8")[:room].decode("utf-8", "ignore")  # whole characters only

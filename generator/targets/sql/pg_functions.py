@@ -46,6 +46,7 @@ class PgFunction:
     parallel: str  # pg_proc.proparallel
     config: tuple[str, ...]  # pg_proc.proconfig
     language: str = "plpgsql"
+    security_definer: bool = False  # only the history's recorder (:mod:`.history_pg`)
 
     @property
     def qualified(self) -> str:
@@ -65,7 +66,8 @@ class PgTrigger:
     column: str
     event: str  # "INSERT" or "UPDATE" (UPDATE OF the column)
     function: PgFunction
-    when: str  # the WHEN expression as generated, without its parentheses
+    when: str | None  # the WHEN expression as generated, without its parentheses
+    timing: str = "BEFORE"  # the history's recorders fire AFTER
 
     @property
     def table_name(self) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from generator.model.names import snake_name
 from generator.model.spec import Spec
 from generator.targets.refusals import refuse_unfaithful
+from generator.targets.sql.history import DEFAULT_KEY
 from generator.targets.sql.names import SqlError, fit_name, state_text
 from generator.targets.sql.settings import SqlBinding, SqlSettings
 
@@ -33,6 +34,11 @@ class Names:
     trigger_function: str
     insert_trigger: str
     update_trigger: str
+    history_function: str  # records a row's INSERT or state change (SECURITY DEFINER)
+    history_insert_trigger: str
+    history_update_trigger: str
+    append_only_function: str  # refuses UPDATE, DELETE and TRUNCATE of the history
+    append_only_trigger: str
 
     @classmethod
     def for_spec(cls, spec: Spec) -> Names:
@@ -44,6 +50,11 @@ class Names:
             trigger_function=fit_name(base, "_trigger"),
             insert_trigger=fit_name("statedoc_" + base, "_insert"),
             update_trigger=fit_name("statedoc_" + base, "_update"),
+            history_function=fit_name(base, "_history"),
+            history_insert_trigger=fit_name("statedoc_" + base, "_history_insert"),
+            history_update_trigger=fit_name("statedoc_" + base, "_history_update"),
+            append_only_function=fit_name(base, "_history_append_only"),
+            append_only_trigger=fit_name("statedoc_" + base, "_append_only"),
         )
 
 
@@ -61,6 +72,11 @@ class SqlPlan:
     sha256: str
 
     @property
+    def history(self) -> bool:
+        """Whether the bound column keeps a transition history (:mod:`.history`)."""
+        return self.binding is not None and self.binding.history
+
+    @property
     def hint(self) -> str:
         return f"spec {self.spec.id} revision {self.spec.revision}"
 
@@ -74,10 +90,21 @@ class SqlPlan:
 
 
 def binding_for(spec: Spec, settings: SqlSettings) -> SqlBinding | None:
-    """The front matter's ``storage`` first, else ``[tool.statedoc.sql.bindings]``."""
-    if spec.storage is not None:
-        return SqlBinding(spec.storage.table, spec.storage.column, spec.storage.schema)
+    """The front matter's ``storage`` first, else ``[tool.statedoc.sql.bindings]``. History
+    is on where the binding says so, else where ``[tool.statedoc.sql] history`` does."""
+    storage = spec.storage
+    if storage is not None:
+        history = settings.history if storage.history is None else storage.history
+        key = DEFAULT_KEY if storage.key is None else storage.key
+        return SqlBinding(storage.table, storage.column, storage.schema, history, key)
     return settings.bindings.get(spec.id)
+
+
+def history_key_problem(binding: SqlBinding) -> str | None:
+    """Why a binding with history on has no usable key (SD130), or None."""
+    from generator.rules.storage import key_problem
+
+    return key_problem(binding.key, binding.column) if binding.history else None
 
 
 def build_plan(spec: Spec, settings: SqlSettings, *, source: str, sha256: str) -> SqlPlan:
@@ -91,6 +118,11 @@ def build_plan(spec: Spec, settings: SqlSettings, *, source: str, sha256: str) -
     forbidden = {i.pair: i.why for i in spec.invalid}
     initial = spec.initial_states
     binding = binding_for(spec, settings)
+    if binding is not None:
+        problem = history_key_problem(binding)
+        if problem is not None:
+            where = f"{binding.table}.{binding.column}"
+            raise SqlError(f"{spec.id}: the history of {where}: {problem}")
     return SqlPlan(
         spec=spec,
         schema=settings.schema,

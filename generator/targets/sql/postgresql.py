@@ -22,6 +22,14 @@ over it.
 
 from __future__ import annotations
 
+from generator.targets.sql.history_pg import (
+    append_only_trigger,
+    create_table,
+    history_checks,
+    pg_history,
+    revoke_writers,
+)
+from generator.targets.sql.migrate import render_migration
 from generator.targets.sql.names import (
     comment_line,
     dollar_quote,
@@ -129,7 +137,16 @@ def _binding_checks(plan: SqlPlan) -> str:
        AND d.refobjsubid OPERATOR(pg_catalog.=) 0
        AND d.deptype OPERATOR(pg_catalog.=) 'i') THEN
     {partitioned}
-  END IF;"""
+  END IF;{_history_checks(plan)}"""
+
+
+def _history_declare(plan: SqlPlan) -> str:
+    return "\n  history pg_catalog.regclass;" if plan.history else ""
+
+
+def _history_checks(plan: SqlPlan) -> str:
+    history = pg_history(plan)
+    return "" if history is None else history_checks(plan, history, _refuse)
 
 
 def _guard(plan: SqlPlan, domain: str) -> str:
@@ -150,7 +167,7 @@ DECLARE
   installed pg_catalog.text[];
   relation pg_catalog.regclass;
   type_id pg_catalog.oid;
-  base_id pg_catalog.oid;
+  base_id pg_catalog.oid;{_history_declare(plan)}
 BEGIN
   IF pg_catalog.to_regnamespace({pg_literal(ident(plan.schema))}) IS NULL THEN
     CREATE SCHEMA {ident(plan.schema)};  -- in here: CREATE SCHEMA IF NOT EXISTS needs CREATE
@@ -191,7 +208,8 @@ def _function(function: PgFunction, comment: str) -> str:
     return (
         f"CREATE OR REPLACE FUNCTION {function.qualified}({args}) RETURNS {function.returns}\n"
         f"LANGUAGE {function.language} {_VOLATILITY[function.volatility]} "
-        f"{_PARALLEL[function.parallel]}{settings}\n"
+        f"{_PARALLEL[function.parallel]}{' SECURITY DEFINER' if function.security_definer else ''}"
+        f"{settings}\n"
         f"AS {dollar_quote(function.body)};\n"
         f"COMMENT ON FUNCTION {function.signature} IS {comment};\n"
     )
@@ -200,10 +218,11 @@ def _function(function: PgFunction, comment: str) -> str:
 def _trigger(trigger: PgTrigger, comment: str) -> str:
     name, table = ident(trigger.name), trigger.table_name
     event = "INSERT" if trigger.event == "INSERT" else f"UPDATE OF {ident(trigger.column)}"
+    when = "" if trigger.when is None else f"  WHEN ({trigger.when})\n"
     return (
         f"CREATE OR REPLACE TRIGGER {name}\n"
-        f"  BEFORE {event} ON {table} FOR EACH ROW\n"
-        f"  WHEN ({trigger.when})\n"
+        f"  {trigger.timing} {event} ON {table} FOR EACH ROW\n"
+        f"{when}"
         f"  EXECUTE FUNCTION {trigger.function.qualified}();\n"
         f"COMMENT ON TRIGGER {name} ON {table} IS {comment};\n"
     )
@@ -227,6 +246,32 @@ END
     )
 
 
+def _history_table(plan: SqlPlan, comment: str) -> list[str]:
+    """The history table (before a migration, which records its moves there); nothing
+    without history."""
+    history = pg_history(plan)
+    if history is None:
+        return []
+    return [
+        "-- The transition history: written by the database only, never changed.",
+        create_table(history, comment),
+    ]
+
+
+def _history(plan: SqlPlan, comment: str) -> list[str]:
+    """The history's recorder and refuser, their triggers and the privileges
+    (:mod:`.history_pg`); nothing without history."""
+    history = pg_history(plan)
+    if history is None:
+        return []
+    return [
+        *(_function(function, comment) for function in history.functions),
+        *(_trigger(trigger, comment) for trigger in history.triggers),
+        append_only_trigger(history, comment),
+        revoke_writers(history),
+    ]
+
+
 def render_postgresql(plan: SqlPlan, header: str) -> str:
     objects = pg_objects(plan)
     comment = pg_literal(message_text(plan.comment))
@@ -239,9 +284,12 @@ def render_postgresql(plan: SqlPlan, header: str) -> str:
         "SET client_encoding = 'UTF8';",
         "BEGIN;",
         _guard(plan, objects.domain.qualified),
+        *_history_table(plan, comment),
+        render_migration(plan, objects.domain),
         _domain(objects, comment),
         *(_function(function, comment) for function in objects.functions),
         *(_trigger(trigger, comment) for trigger in objects.triggers),
+        *_history(plan, comment),
         "COMMIT;\n",
     ]
     if not objects.triggers:

@@ -9,7 +9,9 @@ each ``CREATE TRIGGER`` makes the file idempotent and lets a later revision repl
 
 from __future__ import annotations
 
-from generator.targets.sql.names import SqlError, ident, message_text, sqlite_literal
+from generator.targets.sql import history as h
+from generator.targets.sql.migrate_sqlite import sqlite_moves, sqlite_recorded, sqlite_refusal
+from generator.targets.sql.names import SqlError, fit_name, ident, message_text, sqlite_literal
 from generator.targets.sql.plan import SqlPlan
 
 #: What each SQLite refusal says after ``statedoc: spec ID revision N``, by the SQLSTATE
@@ -40,6 +42,87 @@ def _message(plan: SqlPlan, text: str, why: str | None = None) -> str:
             + ("" if why is None else f": {why}")
         )
     )
+
+
+def _history_insert(plan: SqlPlan, old: str, kind: str) -> str:
+    assert plan.binding is not None
+    values = (
+        h.sqlite_row_key(plan.binding.key, "NEW"),
+        old,
+        f"NEW.{ident(plan.binding.column)}",
+        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        "NULL",
+        "NULL",
+        "NULL",
+        f"{plan.spec.revision:d}",
+        sqlite_literal(kind),
+    )
+    table = ident(h.history_name(plan.binding))
+    columns = ", ".join(ident(c) for c in h.WRITTEN)
+    return f"  INSERT INTO {table} ({columns})\n    VALUES ({', '.join(values)});"
+
+
+def _history(plan: SqlPlan) -> tuple[list[str], list[str]]:
+    """(statements before everything else, statements after the guards) of the history:
+    a statement naming the key columns, which fails when one is missing, so that nothing
+    is changed; the table; AFTER INSERT and AFTER UPDATE OF the column triggers writing it;
+    triggers refusing UPDATE and DELETE of it. SQLite has no roles, sessions or
+    transaction ids: ``changed_by``, ``application_name`` and ``transaction_id`` are NULL."""
+    binding = plan.binding
+    if binding is None or not binding.history:
+        return [], []
+    names, column = plan.names, ident(binding.column)
+    table, history = ident(binding.table), ident(h.history_name(binding))
+    # Qualified: SQLite reads an unknown "name" alone as a string literal, never "t"."name".
+    keys = ", ".join(f"{table}.{ident(k)}" for k in (*binding.key, binding.column))
+    check = [
+        "-- Refused (no such column) before anything changes when a key column is missing:",
+        f"SELECT {keys} FROM {table} WHERE 0;",
+        "",
+    ]
+    columns = ",\n".join(
+        f"  {ident(c)} {kind}{' PRIMARY KEY' if c == h.ID else ' NOT NULL' if needed else ''}"
+        for c, (kind, needed) in h.SQLITE_COLUMNS.items()
+    )
+    refusal = sqlite_literal(
+        f"statedoc: {h.history_name(binding)} is the append-only history of spec {plan.spec.id}"
+    )
+    new, old = f"NEW.{column} COLLATE BINARY", f"OLD.{column} COLLATE BINARY"
+    out = [
+        "-- The transition history, written by these triggers only, never changed.",
+        f"CREATE TABLE IF NOT EXISTS {history} (\n{columns}\n);",
+        "",
+    ]
+    for name, event, when, old_value, kind in (
+        (names.history_insert_trigger, "INSERT", "", "NULL", h.KIND_INSERT),
+        (
+            names.history_update_trigger,
+            f"UPDATE OF {column}",
+            f"\n  WHEN {old} IS NOT {new}",
+            f"OLD.{column}",
+            h.KIND_UPDATE,
+        ),
+    ):
+        trigger = ident(name)
+        out += [
+            f"DROP TRIGGER IF EXISTS {trigger};",
+            f"CREATE TRIGGER {trigger} AFTER {event} ON {table} FOR EACH ROW{when}",
+            "BEGIN",
+            _history_insert(plan, old_value, kind),
+            "END;",
+            "",
+        ]
+    for event in ("UPDATE", "DELETE"):
+        trigger = ident(fit_name(f"statedoc_{names.base}", f"_append_only_{event.lower()}"))
+        out += [
+            f"DROP TRIGGER IF EXISTS {trigger};",
+            f"CREATE TRIGGER {trigger} BEFORE {event} ON {history} FOR EACH ROW",
+            "BEGIN",
+            f"  SELECT RAISE(ABORT, {refusal});",
+            "END;",
+            "",
+        ]
+    return check, out
 
 
 def render_sqlite(plan: SqlPlan, header: str) -> str:
@@ -84,11 +167,14 @@ def render_sqlite(plan: SqlPlan, header: str) -> str:
     update_when = f"{old} IS NOT {new}" + (f" AND NOT coalesce({declared}, 0)" if declared else "")
     names = plan.names
     insert_trigger, update_trigger = ident(names.insert_trigger), ident(names.update_trigger)
+    history_check, history = _history(plan)
     return "\n".join(
         [
             header,
             "-- SQLite. Idempotent: apply it again, or a later revision over it.",
             "",
+            *sqlite_refusal(plan),
+            *history_check,
             f"DROP TRIGGER IF EXISTS {insert_trigger};",
             f"CREATE TRIGGER {insert_trigger} BEFORE INSERT ON {table} FOR EACH ROW",
             f"  WHEN {insert_when}",
@@ -97,11 +183,14 @@ def render_sqlite(plan: SqlPlan, header: str) -> str:
             "END;",
             "",
             f"DROP TRIGGER IF EXISTS {update_trigger};",
+            *sqlite_moves(plan),
             f"CREATE TRIGGER {update_trigger} BEFORE UPDATE OF {column} ON {table} FOR EACH ROW",
             f"  WHEN {update_when}",
             "BEGIN",
             *update_raises,
             "END;",
             "",
+            *history,
+            *sqlite_recorded(plan),
         ]
     )

@@ -21,29 +21,38 @@ comment names a newer revision of a spec the repository has). A schema statedoc 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from generator.targets.sql.compare import (
     NOT_FIRING,
-    UNVERIFIED,
     Accepts,
-    Diff,
     domain_diffs,
     function_diffs,
     trigger_diffs,
 )
+from generator.targets.sql.history_check import InstalledHistory, judge_history
+from generator.targets.sql.history_pg import PgHistory, pg_history
 from generator.targets.sql.installed import Catalog, Comment, Trigger
 from generator.targets.sql.names import ident
-from generator.targets.sql.pg_functions import PgObjects, PgTrigger
+from generator.targets.sql.pg_functions import PgFunction, PgObjects, PgTrigger
 from generator.targets.sql.plan import SqlPlan
 from generator.targets.sql.probe import Probed
+from generator.targets.sql.verdicts import (
+    NEWER,
+    UNKNOWN,
+    Entry,
+    Problem,
+    Report,
+    Verdict,
+    comment_verdict,
+    missing,
+    provenance,
+)
 
-MISSING, STALE, UNKNOWN, NEWER = "SD123", "SD124", "SD127", "SD128"
 #: Schemas other objects live in too: only what statedoc commented is statedoc's there.
 SHARED_SCHEMAS = frozenset({"public"})
 _ENABLED = {"O", "A"}
 _ENABLED_TEXT = {"D": "disabled", "R": "enabled for replication sessions only"}
-_APPLY = "apply the generated .postgresql.sql"
 _RELKIND = {
     "r": "table",
     "p": "table",
@@ -64,74 +73,21 @@ class Expected:
     plan: SqlPlan
     objects: PgObjects
 
+    @property
+    def history(self) -> PgHistory | None:
+        return pg_history(self.plan)
 
-@dataclass(frozen=True)
-class Problem:
-    code: str
-    spec_id: str | None  # None: no spec of the repository generates the object
-    message: str
+    @property
+    def functions(self) -> tuple[PgFunction, ...]:
+        """Every function of the spec, its history's included."""
+        history = self.history
+        return self.objects.functions + (() if history is None else history.functions)
 
-
-@dataclass(frozen=True)
-class Entry:
-    """One ``installed:`` line: an object the database holds and the codes found on it."""
-
-    kind: str
-    name: str
-    provenance: str
-    codes: tuple[str, ...]
-
-    def line(self) -> str:
-        if not self.codes:
-            verdict = "matches the repository"
-        elif all(code == UNVERIFIED for code in self.codes):
-            verdict = f"matches as far as it could be verified ({UNVERIFIED})"
-        else:
-            verdict = f"does not match ({', '.join(self.codes)})"
-        return f"installed: {self.kind} {self.name} ({self.provenance}): {verdict}"
-
-
-@dataclass
-class Report:
-    problems: list[Problem] = field(default_factory=list)
-    entries: list[Entry] = field(default_factory=list)
-
-
-@dataclass
-class _Object:
-    """What is found about one installed object while it is judged."""
-
-    report: Report
-    spec_id: str | None
-    kind: str
-    name: str
-    provenance: str
-    label: str  # "trigger x on public.t": how messages name it
-    codes: list[str] = field(default_factory=list)
-    diffs: dict[str, list[str]] = field(default_factory=dict)
-
-    def add(self, code: str, message: str) -> None:
-        self.report.problems.append(Problem(code, self.spec_id, message))
-        if code not in self.codes:
-            self.codes.append(code)
-
-    def differ(self, diffs: Iterable[Diff]) -> None:
-        for code, text in diffs:
-            self.diffs.setdefault(code, []).append(text)
-
-    def close(self) -> None:
-        prefix = f"{self.spec_id}: " if self.spec_id else ""
-        for code, texts in self.diffs.items():
-            if code == UNVERIFIED:
-                text = f"{prefix}the {self.label} could not be fully verified: {'; '.join(texts)}"
-            else:
-                text = f"{prefix}the {self.label} {'; '.join(texts)}: {_APPLY}"
-            self.add(code, text)
-        self.report.entries.append(Entry(self.kind, self.name, self.provenance, tuple(self.codes)))
-
-
-def provenance(comment: Comment | None) -> str:
-    return comment.label if comment is not None else "no statedoc comment"
+    @property
+    def triggers(self) -> tuple[PgTrigger, ...]:
+        """Every trigger on the bound table, its history's recorders included."""
+        history = self.history
+        return self.objects.triggers + (() if history is None else history.triggers)
 
 
 def verify(
@@ -142,60 +98,27 @@ def verify(
     *,
     sweep: bool,
     known_ids: Iterable[str] = (),
+    histories: Mapping[str, InstalledHistory] | None = None,
+    executors: Mapping[int, tuple[str, ...]] | None = None,
 ) -> Report:
     """Every problem and listing line (see the module docstring). ``known_ids``: every spec
-    id of the repository, including specs that could not be planned (not judged here)."""
+    id of the repository, including specs that could not be planned (not judged here).
+    ``histories`` and ``executors``: what :mod:`.history_check` read."""
     report = Report()
     specs = list(specs)
     claimed: set[int] = set()
     for spec in specs:
         claimed |= _judge_spec(report, spec, catalog, probed, accepts)
+        history = spec.history
+        if history is not None:
+            installed = (histories or {}).get(history.table.qualified)
+            claimed |= judge_history(
+                report, spec.plan, history, catalog, installed, dict(executors or {})
+            )
     claimed |= _attached_by_hand(report, specs, catalog)
     if sweep:
         _sweep(report, specs, catalog, claimed, set(known_ids))
     return report
-
-
-def _verdict(obj: _Object, plan: SqlPlan, comment: Comment | None) -> bool:
-    """SD128/SD124 from the comment; True when the definition must be judged too (the
-    comment is current, or missing: then nothing explains a difference)."""
-    spec, what = plan.spec, obj.label
-    if comment is not None and comment.spec_id == spec.id and comment.revision > spec.revision:
-        obj.add(
-            NEWER,
-            f"{spec.id}: the database holds revision {comment.revision} of this spec ({what}); "
-            f"the repository has revision {spec.revision}: update the repository, or apply "
-            "its file with statedoc.allow_downgrade = on to go back",
-        )
-        return False
-    if comment is None:
-        obj.add(
-            STALE,
-            f"{spec.id}: the {what} carries no statedoc comment, so nothing says which "
-            f"revision it enforces: {_APPLY}",
-        )
-        return True
-    if comment.spec_id != spec.id:
-        obj.add(
-            STALE,
-            f"{spec.id}: the {what} was generated from spec {comment.spec_id} revision "
-            f"{comment.revision}, not from this one: {_APPLY}",
-        )
-        return False
-    if comment.sha256 != plan.sha256:
-        obj.add(
-            STALE,
-            f"{spec.id}: the {what} was generated from sha256 {comment.sha256}, the spec now "
-            f"has {plan.sha256}: {_APPLY}",
-        )
-        return False
-    return True
-
-
-def _missing(report: Report, plan: SqlPlan, label: str, why: str = _APPLY) -> None:
-    report.problems.append(
-        Problem(MISSING, plan.spec.id, f"{plan.spec.id}: the {label} is not installed: {why}")
-    )
 
 
 def _judge_spec(
@@ -213,26 +136,26 @@ def _judge_spec(
     domain = catalog.domain(expected_domain.schema, expected_domain.name)
     label = f"domain {expected_domain.schema}.{expected_domain.name}"
     if domain is None:
-        _missing(report, plan, label)
+        missing(report, plan, label)
     else:
         found.add(domain.oid)
-        obj = _Object(report, spec_id, "domain", domain.label, provenance(domain.comment), label)
-        if _verdict(obj, plan, domain.comment):
+        obj = Verdict(report, spec_id, "domain", domain.label, provenance(domain.comment), label)
+        if comment_verdict(obj, plan, domain.comment):
             obj.differ(domain_diffs(expected_domain, domain, probed, accepts.get(domain.oid)))
         obj.close()
-    for expected in objects.functions:
+    for expected in spec.functions:
         function = catalog.function(expected.schema, expected.name, expected.arg_types)
         label = f"function {expected.schema}.{expected.name}({', '.join(expected.arg_types)})"
         if function is None:
-            _missing(report, plan, label)
+            missing(report, plan, label)
             continue
         found.add(function.oid)
         where = provenance(function.comment)
-        obj = _Object(report, spec_id, "function", function.signature, where, label)
-        if _verdict(obj, plan, function.comment):
+        obj = Verdict(report, spec_id, "function", function.signature, where, label)
+        if comment_verdict(obj, plan, function.comment):
             obj.differ(function_diffs(expected, function))
         obj.close()
-    for trigger in objects.triggers:
+    for trigger in spec.triggers:
         found |= _judge_trigger(report, plan, trigger, catalog, probed)
     return found
 
@@ -243,7 +166,7 @@ def _judge_trigger(
     spec_id = plan.spec.id
     table = catalog.tables.get(expected.table_name)
     if table is None or table.oid is None:
-        _missing(
+        missing(
             report,
             plan,
             f"trigger {expected.name} on {expected.table_name}",
@@ -253,14 +176,14 @@ def _judge_trigger(
         return set()
     trigger = catalog.trigger(table.oid, expected.name)
     if trigger is None:
-        _missing(report, plan, f"trigger {expected.name} on {table.label}")
+        missing(report, plan, f"trigger {expected.name} on {table.label}")
         return set()
     label = f"trigger {trigger.label}"
-    obj = _Object(report, spec_id, "trigger", trigger.label, provenance(trigger.comment), label)
+    obj = Verdict(report, spec_id, "trigger", trigger.label, provenance(trigger.comment), label)
     clones = _clones(catalog, trigger)
     for item in (trigger, *clones):
         _enabled(obj, item)
-    if _verdict(obj, plan, trigger.comment):
+    if comment_verdict(obj, plan, trigger.comment):
         function = catalog.function(
             expected.function.schema, expected.function.name, expected.function.arg_types
         )
@@ -269,7 +192,7 @@ def _judge_trigger(
     return {trigger.oid, *(c.oid for c in clones)}
 
 
-def _enabled(obj: _Object, trigger: Trigger) -> None:
+def _enabled(obj: Verdict, trigger: Trigger) -> None:
     """SD125 unless the trigger fires in ordinary sessions (``O``) or always (``A``)."""
     if trigger.enabled in _ENABLED:
         return
@@ -315,7 +238,7 @@ def _attached_by_hand(report: Report, specs: list[Expected], catalog: Catalog) -
         if owner is None or trigger.parent_oid in listed:
             continue  # a partition's copy is judged with its parent
         label = f"trigger {trigger.label}"
-        obj = _Object(
+        obj = Verdict(
             report, owner, "trigger", trigger.label, f"attached by hand for {owner}", label
         )
         clones = _clones(catalog, trigger)
@@ -379,7 +302,7 @@ def _left_over(
 ) -> None:
     plan = planned.get(comment.spec_id) if comment is not None else None
     label = f"{kind} {name}"
-    obj = _Object(report, plan.spec.id if plan else None, kind, name, provenance(comment), label)
+    obj = Verdict(report, plan.spec.id if plan else None, kind, name, provenance(comment), label)
     fix = "drop it, or add the spec that generates it"
     if comment is None:
         obj.add(

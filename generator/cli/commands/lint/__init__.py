@@ -19,7 +19,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "paths", nargs="*", metavar="PATH", help="files or folders (default: configured specs)"
     )
     parser.add_argument(
-        "--against", metavar="GIT_REF", help="also check revisions against a git ref (SD207)"
+        "--against",
+        metavar="GIT_REF",
+        help="also check revisions and removed states against a git ref (SD207, SD208)",
     )
     parser.add_argument(
         "--fix",
