@@ -4,7 +4,9 @@ A change is *breaking* when code generated from the old version, or data written
 can stop working with the new one (a state or transition disappears, the entry points move, a
 pair becomes forbidden); *compatible* when the new version only allows more; *wording* when
 only text for people or metadata changed. Each change has a stable ``kind`` (the table
-:data:`KINDS`), its class, a one-line message and a ``subject`` (a state name, a pair, a key).
+:data:`KINDS`), its class, the categories of those it breaks
+(:mod:`generator.diffing.categories`), a one-line message and a ``subject`` (a state name, a
+pair, a key).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+
+from generator.diffing.categories import PLACEMENTS, Category, categories_of
 
 
 class ChangeClass(StrEnum):
@@ -28,12 +32,15 @@ KINDS: Mapping[str, ChangeClass] = {
     "spec-deleted": _B,
     "id-changed": _B,
     "state-removed": _B,
+    "state-retired": _B,
     "transition-removed": _B,
     "event-removed": _B,
     "event-retargeted": _B,
     "initial-state-removed": _B,
     "initial-state-added": _B,
     "invalid-added": _B,
+    "retirement-removed": _B,
+    "retirement-destination-changed": _B,
     # compatible
     "spec-added": _C,
     "state-added": _C,
@@ -42,6 +49,8 @@ KINDS: Mapping[str, ChangeClass] = {
     "invalid-removed": _C,
     "terminal-state-added": _C,
     "terminal-state-removed": _C,
+    "retirement-added": _C,
+    "retirement-destination-added": _C,
     # wording and metadata
     "spec-moved": _W,
     "state-meaning-changed": _W,
@@ -52,6 +61,7 @@ KINDS: Mapping[str, ChangeClass] = {
     "transition-provenance-changed": _W,
     "transition-source-changed": _W,
     "invalid-why-changed": _W,
+    "retirement-why-changed": _W,
     "title-changed": _W,
     "object-changed": _W,
     "product-area-changed": _W,
@@ -65,6 +75,7 @@ KINDS: Mapping[str, ChangeClass] = {
     "source-sha-changed": _W,
     "invariants-changed": _W,
     "evidence-changed": _W,
+    "storage-changed": _W,
     "extension-changed": _W,
 }
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
@@ -91,6 +102,8 @@ MODEL_KEYS = frozenset(
         "concurrency",
         "invariants",
         "evidence",
+        "storage",
+        "retired",
     }
 )
 
@@ -101,6 +114,8 @@ class Change:
     change_class: ChangeClass
     message: str
     subject: str = ""
+    #: Who it breaks (:data:`~generator.diffing.categories.PLACEMENTS`); none: no one.
+    categories: tuple[Category, ...] = ()
 
     @property
     def semantic(self) -> bool:
@@ -109,8 +124,9 @@ class Change:
 
 
 def change(kind: str, message: str, subject: str = "") -> Change:
-    """A change of a known kind (its class comes from :data:`KINDS`)."""
-    return Change(kind, KINDS[kind], message, subject)
+    """A change of a known kind (its class comes from :data:`KINDS`, its categories from
+    :data:`~generator.diffing.categories.PLACEMENTS`)."""
+    return Change(kind, KINDS[kind], message, subject, categories_of(kind))
 
 
 def ordered(changes: Iterable[Change]) -> tuple[Change, ...]:
@@ -125,3 +141,13 @@ def q(text: str) -> str:
 
 def pair_text(pair: tuple[str, str]) -> str:
     return f"{q(pair[0])} -> {q(pair[1])}"
+
+
+def placement_table() -> str:
+    """The README's table of change kinds: class, who it breaks, why (Markdown)."""
+    rows = ["| change kind | class | breaks | why |", "| --- | --- | --- | --- |"]
+    for kind, change_class in KINDS.items():
+        placement = PLACEMENTS[kind]
+        breaks = ", ".join(c.value for c in placement.categories) or "no one"
+        rows.append(f"| `{kind}` | {change_class.value} | {breaks} | {placement.rule} |")
+    return "\n".join(rows) + "\n"

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from generator.diffing.changes import Change, change, ordered, pair_text, q
-from generator.model.spec import Spec, Transition
+from generator.diffing.retirement import added_hint, removed_states, retirement_changes
+from generator.model.spec import Spec, Storage, Transition
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
@@ -49,25 +50,13 @@ def diff_specs(
 
 def _states(old: Spec, new: Spec) -> list[Change]:
     old_names, new_names = old.state_names, new.state_names
-    removed = [n for n in old_names if n not in new_names]
-    added = [n for n in new_names if n not in old_names]
-    rename = len(removed) == 1 and len(added) == 1
-    found = [
-        change(
-            "state-removed",
-            f"state {q(n)} removed" + (f" (renamed to {q(added[0])}?)" if rename else ""),
-            n,
-        )
-        for n in removed
-    ]
+    found = removed_states(old, new)
     found += [
-        change(
-            "state-added",
-            f"state {q(n)} added" + (f" (renamed from {q(removed[0])}?)" if rename else ""),
-            n,
-        )
-        for n in added
+        change("state-added", f"state {q(n)} added{added_hint(old, new, n)}", n)
+        for n in new_names
+        if n not in old_names
     ]
+    found += retirement_changes(old, new)
     old_meaning = _first(old.states, lambda s: s.name, lambda s: s.meaning)
     new_meaning = _first(new.states, lambda s: s.name, lambda s: s.meaning)
     found += [
@@ -247,7 +236,23 @@ def _metadata(old: Spec, new: Spec) -> list[Change]:
         )
     if old.evidence != new.evidence:
         found.append(change("evidence-changed", "evidence changed", "evidence"))
+    found += _storage(old.storage, new.storage)
     return found
+
+
+def _storage(old: Storage | None, new: Storage | None) -> list[Change]:
+    """``storage`` compared field by field (its place in the file aside)."""
+    was = {} if old is None else old._replace(path=())._asdict()
+    now = {} if new is None else new._replace(path=())._asdict()
+    if was == now:
+        return []
+    if not was or not now:
+        verb = "added" if not was else "removed"
+        return [change("storage-changed", f"storage {verb}", "storage")]
+    fields = [
+        f"{k} {_value(was.get(k))} -> {_value(now.get(k))}" for k in now if was.get(k) != now.get(k)
+    ]
+    return [change("storage-changed", f"storage changed: {', '.join(fields)}", "storage")]
 
 
 def _extras(old: Mapping[str, object], new: Mapping[str, object]) -> list[Change]:

@@ -1,18 +1,22 @@
 """Renderings of a semantic diff: text grouped by spec, JSON, and Markdown for a PR comment.
 
 Pure functions of a :class:`DiffReport`. Only specs with changes, or with a side that could
-not be read, are shown; the counts cover every change.
+not be read, are shown; the counts cover every change. Every change carries its class and
+the categories of those it breaks. Texts from a spec or a path are data in every format: one
+escaped line of text (control and bidi characters shown as escapes), JSON strings, Markdown
+without markup.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from generator.diffing.categories import CATEGORIES, Category, spelled
 from generator.diffing.changes import Change, ChangeClass
 from generator.diffing.matching import SpecDiff
+from generator.report import json_text, printable
 
 MARKER = "<!-- statedoc-diff -->"  # lets a bot find and update its earlier comment
 
@@ -32,6 +36,10 @@ class DiffReport:
 
     def count(self, change_class: ChangeClass) -> int:
         return sum(1 for _, c in self.changes if c.change_class is change_class)
+
+    def count_in(self, category: Category) -> int:
+        """Changes in ``category`` (a change in two categories counts in both)."""
+        return sum(1 for _, c in self.changes if category in c.categories)
 
     @property
     def breaking(self) -> bool:
@@ -73,6 +81,9 @@ def summary(report: DiffReport) -> str:
         listed = ", ".join(counts[:-1]) + " and " + counts[-1] if len(counts) > 1 else counts[0]
         noun = "change" if len(report.changes) == 1 else "changes"
         text = f"{listed} {noun} in {_plural(len(changed), 'spec')} ({compared})."
+        breaks = [f"{report.count_in(c)} {c.value}" for c in CATEGORIES if report.count_in(c)]
+        if breaks:
+            text += f" By category: {', '.join(breaks)}."
     unreadable = [d for d in report.diffs if d.status.endswith("unreadable")]
     if unreadable:
         text += f" {_plural(len(unreadable), 'document')} could not be compared."
@@ -122,7 +133,8 @@ def _problem(diff: SpecDiff, against: str | None) -> str | None:
 
 
 def _one_line(text: str) -> str:
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    """One line for a terminal or a log, whatever a spec or a file name holds."""
+    return printable(text)
 
 
 # --- text ----------------------------------------------------------------------------------
@@ -132,6 +144,7 @@ def render_text(report: DiffReport) -> str:
     lines: list[str] = []
     shown = report.shown
     kind_width = max((len(c.kind) for d in shown for c in d.changes), default=0)
+    category_width = max((len(spelled(c.categories)) for d in shown for c in d.changes), default=0)
     for diff in shown:
         if lines:
             lines.append("")
@@ -148,8 +161,12 @@ def render_text(report: DiffReport) -> str:
                 )
             )
         for c in diff.changes:
+            categories = spelled(c.categories)
             lines.append(
-                _one_line(f"  {c.change_class.value:<10}  {c.kind:<{kind_width}}  {c.message}")
+                _one_line(
+                    f"  {c.change_class.value:<10}  {categories:<{category_width}}  "
+                    f"{c.kind:<{kind_width}}  {c.message}"
+                )
             )
     return "".join(line + "\n" for line in lines)
 
@@ -175,6 +192,7 @@ def render_json(report: DiffReport) -> str:
                 "old_revision": old.revision if old is not None else None,
                 "new_revision": new.revision if new is not None else None,
                 "breaking": diff.breaking,
+                "categories": _names(c for change in diff.changes for c in change.categories),
                 "problem": _problem(diff, report.against),
             }
         )
@@ -185,6 +203,7 @@ def render_json(report: DiffReport) -> str:
             "old_path": diff.old_path,
             "kind": c.kind,
             "class": c.change_class.value,
+            "categories": _names(c.categories),
             "subject": c.subject,
             "message": c.message,
         }
@@ -194,11 +213,18 @@ def render_json(report: DiffReport) -> str:
         "against": report.against,
         "breaking": report.breaking,
         "counts": {k.value: report.count(k) for k in ChangeClass},
+        "categories": {c.value: report.count_in(c) for c in CATEGORIES},
         "compared": len(report.diffs),
         "specs": specs,
         "changes": changes,
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_text(data)
+
+
+def _names(categories: Iterable[Category]) -> list[str]:
+    """Category names in report order, each once."""
+    chosen = set(categories)
+    return [c.value for c in CATEGORIES if c in chosen]
 
 
 # --- Markdown ------------------------------------------------------------------------------
@@ -213,18 +239,22 @@ _BADGE = {
 
 def md_text(text: str) -> str:
     """Literal text inside a GFM table cell or paragraph: no markup, HTML, math or @mentions."""
-    escaped = _MD_SPECIAL.sub(r"\\\1", text)
-    escaped = escaped.replace("@", "@&#8203;")  # as Dependabot does: no notifications
-    return escaped.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "<br>")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    escaped = "<br>".join(_MD_SPECIAL.sub(r"\\\1", printable(line)) for line in lines)
+    return escaped.replace("@", "@&#8203;")  # as Dependabot does: no notifications
 
 
 def md_code(text: str) -> str:
     """``text`` as an inline code span that survives backticks and table pipes."""
-    text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    text = printable(text.replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
     runs = [len(m) for m in re.findall(r"`+", text)]
     fence = "`" * (max(runs, default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
     return f"{fence}{pad}{text.replace('|', chr(92) + '|')}{pad}{fence}"
+
+
+def _md_categories(c: Change) -> str:
+    return ", ".join(_names(c.categories)) or "-"
 
 
 def render_markdown(report: DiffReport) -> str:
@@ -256,9 +286,10 @@ def render_markdown(report: DiffReport) -> str:
             label = "**Error:**" if diff.status == "new-unreadable" else "**Note:**"
             out += [f"> {label} {md_text(problem)}", ""]
         if diff.changes:
-            out += ["| class | change | details |", "| --- | --- | --- |"]
+            out += ["| class | category | change | details |", "| --- | --- | --- | --- |"]
             out += [
-                f"| {_BADGE[c.change_class]} | {md_code(c.kind)} | {md_text(c.message)} |"
+                f"| {_BADGE[c.change_class]} | {_md_categories(c)} | {md_code(c.kind)} "
+                f"| {md_text(c.message)} |"
                 for c in diff.changes
             ]
             out.append("")
