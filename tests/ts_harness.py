@@ -6,12 +6,14 @@ reason on a developer machine and fail under CI (``CI`` set): a green CI means t
 
 tsc starts slowly, so callers batch: :func:`compile_project` type-checks and compiles many
 modules in ONE invocation with the strictest options the issue asks for, and
-:func:`run_tests` imports many compiled test modules in ONE node process.
+:func:`run_tests` runs the node:test tests of many compiled test modules in ONE node process
+(node's own runner and a reporter that hands back each test's result).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -47,23 +49,42 @@ COMPILER_OPTIONS: dict[str, Any] = {
     "outDir": "js",
 }
 
+#: Imports every compiled test file in ONE node process: each registers its node:test tests,
+#: which node runs in order; the reporter below hands back one line per finished test.
 _RUNNER = """\
-const results = [];
-for (const item of JSON.parse(process.argv[2])) {
-  globalThis.STATEDOC_NUM_RUNS = item.runs;
-  globalThis.STATEDOC_SEED = item.seed;
+for (const path of JSON.parse(process.argv[2])) {
   try {
-    await import(new URL(item.path, import.meta.url).href);
-    results.push({ path: item.path, ok: true, message: "" });
+    await import(new URL(path, import.meta.url).href);
   } catch (error) {
-    let message = String((error && error.stack) || error);
-    for (let cause = error && error.cause; cause; cause = cause.cause) {
-      message += "\\nCaused by: " + String(cause.stack || cause);  // fast-check 4 wraps failures
-    }
-    results.push({ path: item.path, ok: false, message });
+    const message = String((error && error.stack) || error);
+    const line = { file: path, name: "(import)", ok: false, message };
+    process.stdout.write(JSON.stringify(line) + "\\n");
   }
 }
-process.stdout.write(JSON.stringify(results));
+"""
+
+#: A node:test reporter (``--test-reporter``): one JSON line per finished test, with the file
+#: that declared it and the error with its causes (fast-check 4 wraps failures).
+_REPORTER = """\
+import { pathToFileURL } from "node:url";
+function describe(error) {
+  let message = String((error && error.stack) || error);
+  for (let cause = error && error.cause; cause; cause = cause.cause) {
+    message += "\\nCaused by: " + String(cause.stack || cause);
+  }
+  return message;
+}
+export default async function* report(source) {
+  for await (const event of source) {
+    if (event.type !== "test:pass" && event.type !== "test:fail") continue;
+    const data = event.data;
+    if (data.details && data.details.type === "suite") continue;
+    const file = data.file ? pathToFileURL(data.file).href : "";
+    const ok = event.type === "test:pass";
+    const message = ok ? "" : describe(data.details && data.details.error);
+    yield JSON.stringify({ file, name: data.name, ok, message }) + "\\n";
+  }
+}
 """
 
 
@@ -127,27 +148,72 @@ def compile_project(root: Path, files: dict[str, str], **options: Any) -> Compil
 def run_tests(
     compiled: Compiled, paths: list[str], *, runs: int, seed: int | None = None
 ) -> dict[str, tuple[bool, str]]:
-    """Import each compiled test module (``.ts`` paths) in one node process: path -> (passed,
-    the error it threw)."""
-    runner = compiled.root / "run.mjs"
-    runner.write_text(_RUNNER, encoding="utf-8")
-    items = [{"path": compiled.js(p), "runs": runs, "seed": seed} for p in paths]
+    """Run the node:test tests of each compiled test module (``.ts`` paths) in one node
+    process: path -> (every test in it passed, the failures' errors). ``runs`` and ``seed``
+    reach the generated tests as ``STATEDOC_NUM_RUNS`` and ``STATEDOC_SEED``."""
+    return {
+        path: (ok, message)
+        for path, (ok, message, _) in run_node_tests(
+            compiled,
+            paths,
+            env={
+                "STATEDOC_NUM_RUNS": str(runs),
+                "STATEDOC_SEED": "" if seed is None else str(seed),
+            },
+        ).items()
+    }
+
+
+_REPORTING = ("--test-reporter=./report.mjs", "--test-reporter-destination=stdout")
+
+
+def run_node_tests(
+    compiled: Compiled, paths: list[str], *, env: dict[str, str] | None = None
+) -> dict[str, tuple[bool, str, dict[str, tuple[bool, str]]]]:
+    """Import each compiled test file in one node process under node:test's runner: path ->
+    (all passed, the failures' errors joined, test name -> (passed, error)). A file that ran
+    no test fails. A test is filed under the file that called ``test()``: a helper's file URL
+    when a helper registered it."""
+
+    (compiled.root / "run.mjs").write_text(_RUNNER, encoding="utf-8")
+    (compiled.root / "report.mjs").write_text(_REPORTER, encoding="utf-8")
     node = shutil.which("node")
     assert node is not None
+    js = [compiled.js(p) for p in paths]
     result = subprocess.run(
-        [node, str(runner), json.dumps(items)],
+        [node, *_REPORTING, "run.mjs", json.dumps(js)],
         cwd=compiled.root,
         capture_output=True,
         text=True,
         encoding="utf-8",
         timeout=1800,
         check=False,
+        env={**os.environ, **(env or {})},
     )
-    if result.returncode != 0:
-        raise RuntimeError(f"run.mjs failed (exit {result.returncode}):\n{result.stderr[-4000:]}")
-    answers = json.loads(result.stdout)
-    by_js = {compiled.js(p): p for p in paths}
-    return {by_js[a["path"]]: (a["ok"], a["message"]) for a in answers}
+    by_url = {(compiled.root / j).resolve().as_uri(): p for j, p in zip(js, paths, strict=True)}
+    by_url.update({j: p for j, p in zip(js, paths, strict=True)})  # import failures
+    tests: dict[str, dict[str, tuple[bool, str]]] = {p: {} for p in paths}
+    for line in result.stdout.split("\n"):  # not splitlines: U+2028 is inside messages
+        if not line.startswith("{"):
+            continue
+        answer = json.loads(line)
+        # A test registered by a helper (the conformance kit) names the helper's file.
+        path = by_url.get(answer["file"], answer["file"])
+        tests.setdefault(path, {})
+        name, count = answer["name"], 1
+        while name in tests[path]:  # the same name twice in a file: keep both
+            count += 1
+            name = f"{answer['name']} #{count}"
+        tests[path][name] = (answer["ok"], answer["message"])
+    if result.returncode not in (0, 1) or not any(tests.values()):
+        raise RuntimeError(f"node failed (exit {result.returncode}):\n{result.stderr[-4000:]}")
+    out: dict[str, tuple[bool, str, dict[str, tuple[bool, str]]]] = {}
+    for path, found in tests.items():
+        errors = "\n\n".join(f"{name}: {error}" for name, (ok, error) in found.items() if not ok)
+        if not found:
+            errors = "no test ran"
+        out[path] = (bool(found) and all(ok for ok, _ in found.values()), errors, found)
+    return out
 
 
 def run_script(compiled: Compiled, script: str, *args: str) -> subprocess.CompletedProcess[str]:

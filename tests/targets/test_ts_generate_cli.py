@@ -1,14 +1,16 @@
 """``generate --tests DIR`` with the typescript target writes each module's fast-check test next
 to the pytest modules, through the same plan (check mode, ownership), and the written tests
-compile against the written modules and pass in node."""
+compile against the written modules and pass under ``node --test``, with its summary."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
-from ts_harness import compile_project, run_tests
+from ts_harness import NODE_MODULES, TSC, compile_project, ensure_node_modules, run_tests
 
 from generator.cli import main
 
@@ -60,3 +62,62 @@ def test_a_hand_written_typescript_test_is_never_replaced(
     assert main(["generate", "--tests", "tests"]) == 1
     assert mine.read_text() == "// my own test\n"
     assert "SD404" in capsys.readouterr().out
+
+
+#: The compile settings README documents for the generated tests (and the kit): the tests'
+#: folder and the modules' both under ``rootDir``, ES modules resolved as Node does.
+DOCUMENTED_TSCONFIG = {
+    "compilerOptions": {
+        "target": "es2022",
+        "module": "nodenext",
+        "moduleResolution": "nodenext",
+        "rootDir": ".",
+        "outDir": "build",
+        "strict": True,
+        "skipLibCheck": True,
+    },
+    "include": ["gen/**/*.ts", "tests/**/*.ts"],
+}
+
+
+def _node_test(project: Path) -> subprocess.CompletedProcess[str]:
+    node = shutil.which("node")
+    assert node is not None
+    built = subprocess.run(
+        [node, str(TSC), "-p", "tsconfig.json", "--pretty", "false"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    return subprocess.run(
+        [node, "--test", "build/tests/"], cwd=project, capture_output=True, text=True, check=False
+    )
+
+
+def test_generated_tests_run_under_node_test_with_a_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a team would: the documented tsconfig, tsc, then ``node --test``: every test file
+    reports its two tests and their summary lines; a broken module makes it exit 1."""
+    ensure_node_modules()
+    project = _project(tmp_path)
+    monkeypatch.chdir(project)
+    assert main(["generate", "-q", "--tests", "tests"]) == 0
+    (project / "tsconfig.json").write_text(json.dumps(DOCUMENTED_TSCONFIG), encoding="utf-8")
+    (project / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    (project / "node_modules").symlink_to(NODE_MODULES, target_is_directory=True)
+    tests = list(project.glob("tests/**/*.test.ts"))
+    passed = _node_test(project)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-4000:]
+    assert f"# pass {2 * len(tests)}\n" in passed.stdout and "# fail 0\n" in passed.stdout
+    assert passed.stdout.count("agree with the spec") == len(tests), passed.stdout[-4000:]
+    assert passed.stdout.count("agree with the model") == len(tests), passed.stdout[-4000:]
+    module = next(project.glob("gen/**/workspace_export_delivery.ts"))
+    text = module.read_text(encoding="utf-8")
+    assert text.count('export const SPEC_TITLE = "') == 1
+    module.write_text(text.replace('export const SPEC_TITLE = "', 'export const SPEC_TITLE = "x'))
+    failed = _node_test(project)
+    assert failed.returncode == 1 and "# fail 1\n" in failed.stdout, failed.stdout[-4000:]
+    assert "[statedoc] STATE-PFM-QRY-011: constants differ" in failed.stdout

@@ -196,7 +196,14 @@ def test_the_node_packages_are_pinned_in_the_lockfile() -> None:
 
     package = json.loads((TS_DIR / "package.json").read_text())
     lock = json.loads(LOCKFILE.read_text())
-    assert set(package["dependencies"]) == {"typescript", "fast-check", "xstate"}
+    assert set(package["dependencies"]) == {
+        "typescript",
+        "fast-check",
+        "xstate",
+        "pg",  # node-postgres: the conformance kit's tests on a real table
+        "@types/pg",
+        "@types/node",  # node:test, which the generated tests import
+    }
     for name, version in package["dependencies"].items():
         assert re.fullmatch(r"\d+\.\d+\.\d+", version), (name, version)
         assert lock["packages"][f"node_modules/{name}"]["version"] == version

@@ -2,9 +2,13 @@
 
 One ``<area>/<module>/<name>.test.ts`` per spec: the spec's tables copied in as literals (the
 spec is the model, not the module), every ordered pair through every entry point, and
-``fc.commands`` + ``fc.modelRun`` sequences on a ``Machine`` with random guards. The file runs
-when imported: compile it with ``tsc`` and run it with ``node`` (``fast-check`` is its only
-dependency), or import it from any test runner.
+``fc.commands`` + ``fc.modelRun`` sequences on a ``Machine`` with random guards, as two
+``node:test`` tests: compile it with ``tsc`` (``module``/``moduleResolution`` ``nodenext``, a
+``rootDir`` above both the tests and the generated modules) and run it with ``node --test``,
+which prints a summary. It needs ``fast-check`` and ``@types/node``.
+
+With them, at the top of the folder, the TypeScript conformance kit
+(:mod:`generator.targets.typescript.kit`): ``statedoc-conformance.ts`` and its plans.
 """
 
 from __future__ import annotations
@@ -15,10 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.targets import Target
+from generator.targets.typescript.kit import KIT_FILES, kit_files
 from generator.targets.typescript.paths import base_path, spec_source
 from generator.targets.typescript.render import context, render
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from generator.load.config import Config
     from generator.model.document import Document
     from generator.model.spec import Spec
@@ -46,6 +53,7 @@ class TypeScriptTestsTarget(Target):
 
     name = "typescript-tests"
     root = "tests"
+    tests_of = "typescript"
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -67,7 +75,14 @@ class TypeScriptTestsTarget(Target):
         )
         return {f"{base}.test.ts": text.encode("utf-8")}
 
+    def package_files(self, paths: Collection[str], out_name: str) -> dict[str, bytes]:
+        """The conformance kit at the top of the folder, once any test is there."""
+        if not any(path.endswith(".test.ts") for path in paths):
+            return {}
+        return {name: text.encode("utf-8") for name, text in kit_files().items()}
+
     def owns(self, path: str, first_line: str) -> bool:
         from generator.targets.typescript.render import has_header
 
-        return path.endswith(".test.ts") and has_header(first_line)
+        mine = path.endswith(".test.ts") or path in KIT_FILES
+        return mine and has_header(first_line)
