@@ -231,3 +231,90 @@ _output_rule(
     "the mermaid block of `## The Lifecycle` is never closed",
     "close the block, or fix what the message names",
 )
+# SD140-SD146: what `statedoc db audit` finds in a live database (generator/targets/sql/audit*).
+_AUDITED = (
+    f"---\n{HEADER}{DOOR}storage:\n  table: doors\n  column: state\n  history: true\n---\n{BODY}"
+)
+
+
+def _audit_rule(
+    code: str, name: str, summary: str, why: str, bad: str, severity: Severity = Severity.ERROR
+) -> None:
+    register(
+        Rule(
+            code, name, severity, summary, why, f"{_AUDITED}\n({bad})\n", _AUDITED, scope="database"
+        )
+    )
+
+
+_audit_rule(
+    "SD140",
+    "db-audit-unreadable",
+    "`db audit`: a bound table or its history could not be read (missing, no privilege, or "
+    "locked or slow past `--timeout`)",
+    "An audit that skips a table in silence reads as a clean one. The audit needs SELECT on the "
+    "bound table and its history (and USAGE on their schemas), nothing more; every statement "
+    "has a statement and lock timeout, so a table locked by a migration ends its reads with this "
+    "finding instead of a hang, and the other specs are still audited.",
+    "the doors table is locked ACCESS EXCLUSIVE longer than --timeout",
+)
+_audit_rule(
+    "SD141",
+    "db-audit-unknown-state",
+    "`db audit`: rows hold a value that is no state of the repository's revision (NULL included)",
+    "Rows written before the triggers were applied, with the triggers disabled, or left by a "
+    "state a later revision removed can never move again: every trigger refuses them. The "
+    "finding names the value, its row count and the first keys; retire the state with a `to` "
+    "(the next revision's SQL moves them) or repair the rows.",
+    "INSERT INTO doors (id, state) VALUES (7, 'ajar') while the triggers were disabled",
+)
+_audit_rule(
+    "SD142",
+    "db-audit-undeclared-change",
+    "`db audit`: the history records a change the spec does not allow (an undeclared or "
+    "forbidden pair, or an INSERT in a state an INSERT may not use)",
+    "The history is written by the database for every change of state; a pair there that the "
+    "spec does not declare happened behind the triggers (disabled, or before they were "
+    "applied), or under a revision that still allowed it. Each pair is reported with its count, "
+    "the revisions that recorded it and example row keys.",
+    "history row open -> locked, written while the guard trigger was disabled",
+)
+_audit_rule(
+    "SD143",
+    "db-audit-planned-performed",
+    "`db audit`: a transition the spec calls `provenance: planned` happens in production",
+    "`planned` says no code performs the transition yet; the history says production does. "
+    "The spec's claim is out of date: say `observed` and where it is implemented.",
+    "provenance: planned on open -> closed, and the history records it 40 times",
+    Severity.WARNING,
+)
+_audit_rule(
+    "SD144",
+    "db-audit-not-implemented-moves",
+    "`db audit`: the spec's `implementation_evidence` says `not-implemented`, yet its rows "
+    "change state in production",
+    "A spec that says nothing implements it while the history records its rows moving "
+    "misleads every reader deciding whether a change is safe. Update implementation_evidence.",
+    "implementation_evidence: not-implemented, and the history records 12 changes",
+    Severity.WARNING,
+)
+_audit_rule(
+    "SD145",
+    "db-audit-observed-unseen",
+    "`db audit`: a transition the spec calls `provenance: observed` never happened in the "
+    "history window (`--since`)",
+    "`observed` claims production performs the transition. When the history of the window "
+    "never records it, the code path may be gone, or the claim was never true; check it, and "
+    "say `documented` or `inferred` when it was not seen.",
+    "provenance: observed on closed -> open, never recorded in the last 30 days",
+    Severity.WARNING,
+)
+_audit_rule(
+    "SD146",
+    "db-audit-coverage-under",
+    "`db audit --fail-under`: production transition coverage is below the given percentage",
+    "Like `--statedoc-fail-under` for tests: covered declared transitions over all declared "
+    "transitions of every spec with history. With no history read at all there is nothing "
+    "to measure, and that fails too, rather than passing as 100%.",
+    "statedoc db audit --fail-under 90, and 2 of 3 declared transitions happened",
+)

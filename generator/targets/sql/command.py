@@ -1,4 +1,6 @@
 """``statedoc db check --dsn URL [PATH...]``: does the database enforce the current specs?
+(and ``statedoc db audit``, :func:`run_audit`: what do its rows and history hold? See
+:mod:`generator.targets.sql.audit`.)
 
 Compares what the database really holds (the catalog: function bodies and settings, trigger
 events, state and conditions, the domain's constraint) with what the repository generates,
@@ -66,6 +68,131 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "paths", nargs="*", metavar="PATH", help="files or folders (default: configured specs)"
     )
     check.set_defaults(run=run_check)
+    _register_audit(actions, common)
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage (0 to 100)")
+    return value
+
+
+def _register_audit(actions: Any, common: argparse.ArgumentParser) -> None:
+    from generator.targets.sql.audit_window import since_argument
+
+    audit = actions.add_parser(
+        "audit",
+        parents=[common],
+        help="what the database holds against the specs: rows per state, unknown values, "
+        "and with history undeclared changes and production transition coverage",
+    )
+    audit.add_argument("--dsn", required=True, help="PostgreSQL connection string or URL")
+    audit.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="statement and lock timeout of every query (default: 30)",
+    )
+    audit.add_argument(
+        "--since",
+        type=since_argument,
+        metavar="WHEN",
+        help="judge only history from WHEN on: an ISO date or time, or a duration back from "
+        "the server's clock (90m, 12h, 30d, 8w); default: all of it",
+    )
+    audit.add_argument(
+        "--fail-under",
+        type=_percent,
+        metavar="PERCENT",
+        help="fail (SD146) when production transition coverage is below PERCENT",
+    )
+    audit.add_argument(
+        "--json",
+        dest="audit_json",
+        metavar="FILE",
+        help="also write the audit (counts, coverage, findings) as JSON to FILE",
+    )
+    audit.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders (default: configured specs)"
+    )
+    audit.set_defaults(run=run_audit)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """``db audit``: exit 0 without error findings, 1 with one (or a lint error), 2 when the
+    database cannot be reached or fails beyond one spec's reads, or psycopg is missing."""
+    from generator.cli.running import workspace_for
+    from generator.run import pipeline
+
+    try:
+        import psycopg
+    except ImportError:
+        print(
+            "statedoc: error: db audit needs psycopg: pip install 'statedoc[postgres]'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    from generator.targets.sql.audit import audit_database
+    from generator.targets.sql.audit_report import as_json, render_text
+    from generator.targets.sql.audit_run import all_findings, bound_plans
+
+    workspace = workspace_for(args)
+    lint_run = pipeline.lint(workspace, keep_documents=True)
+    config = workspace.config
+    plans, documents, unbound = bound_plans(lint_run, config)
+    try:
+        connection = psycopg.connect(args.dsn, autocommit=True, connect_timeout=10)
+    except psycopg.Error as exc:
+        print(f"statedoc: error: cannot reach the database: {exc}".rstrip(), file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        with connection:
+            where = _database_label(connection)
+            audits, window = audit_database(
+                connection, plans, since=args.since, timeout=args.timeout
+            )
+    except psycopg.Error as exc:
+        print(f"statedoc: error: the database audit failed: {exc}".rstrip(), file=sys.stderr)
+        return EXIT_USAGE
+
+    def run_level(code: str, message: str) -> Finding:
+        from generator.targets.sql.verify import Problem
+
+        return _finding(Problem(code, None, message), documents, config, where)
+
+    # Not subject to select/ignore, as db check: a selection written for lint must not hide
+    # what the database holds.
+    found = all_findings(audits, documents, window, fail_under=args.fail_under, run_level=run_level)
+    findings = sorted([*lint_run.findings, *found], key=Finding.sort_key)
+    if not args.quiet:
+        stream = sys.stdout if args.format == "text" and not args.output else sys.stderr
+        stream.write(render_text(audits, window, unbound))
+    files = [f.display for f in workspace.files]
+    if args.audit_json:
+        from pathlib import Path
+
+        from generator.cli.output import write_report
+        from generator.report import json_text
+
+        data = as_json(
+            audits,
+            window,
+            database=where,
+            findings=findings,
+            fail_under=args.fail_under,
+            unbound=unbound,
+        )
+        write_report(Path(args.audit_json), json_text(data), fmt=None, inputs=files)
+    emit(args, findings, files)
+    if lint_run.internal_error:
+        return EXIT_USAGE
+    errors = any(f.severity is Severity.ERROR for f in findings)
+    return EXIT_FINDINGS if errors else EXIT_OK
 
 
 def run_check(args: argparse.Namespace) -> int:
