@@ -37,7 +37,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 Walk = list[tuple[str, list[str]]]  # (start state, the targets stepped to in order)
 
@@ -345,6 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-typescript", action="store_true", help="skip the node row")
     args = parser.parse_args(argv)
     module: ModuleType = importlib.import_module(args.module)
     walk = build_walk(module, args.steps, args.seed)
@@ -357,6 +359,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print()
     report(rows, lib_times)
+    import bench_runtime_parity as parity  # issue 26: the async machine and TypeScript rows
+
+    print()
+    spec = parity.spec_of(module.SPEC_ID)
+    parity.report(
+        parity.measure_async(module, walk, args.repeat),
+        None
+        if spec is None or args.no_typescript
+        else parity.measure_ts(spec, max(args.repeat, 30), max(args.steps, 20000), args.seed),
+    )
     return 0
 
 

@@ -2,10 +2,10 @@
 
 The model does not have the field yet, so the spec here is hand-built: a linted TCP-like
 document whose transitions are swapped for records that carry ``event`` (the renderer reads it
-with ``getattr``). Several transitions share a pair with different events, and one event
-leads from one state to two targets told apart by guards. The generated test checks ``fire``
+with ``getattr``). Several transitions share a pair with different events; an event leads from
+one state to one target (SD115: the renderer refuses two). The generated test checks ``fire``
 over every (state, event) and in its random command sequences; a scripted walk does the
-handshake and the teardown; two event mutants must be killed.
+handshake and the teardown; three event mutants must be killed.
 """
 
 from __future__ import annotations
@@ -49,13 +49,13 @@ transitions:
 # TCP connection
 """
 
-#: (from, to, event): established -> closed twice (abort, rcv_rst); syn-sent + rcv_syn has
-#: two targets (a guard on syn-sent -> established decides); one transition has no event.
+#: (from, to, event): established -> closed twice (abort, rcv_rst); syn-sent has two events
+#: (rcv_syn_ack, rcv_syn) to two targets; one transition has no event.
 EDGES = (
     ("closed", "listen", "passive_open"),
     ("closed", "syn-sent", "active_open"),
     ("listen", "syn-received", "rcv_syn"),
-    ("syn-sent", "established", "rcv_syn"),
+    ("syn-sent", "established", "rcv_syn_ack"),
     ("syn-sent", "syn-received", "rcv_syn"),
     ("syn-received", "established", "rcv_ack"),
     ("established", "fin-wait", "close"),
@@ -116,11 +116,22 @@ out.push(client.fire("rcv_syn", { ack: false }).to);
 try {
   client.fire("rcv_fin");
 } catch (error) {
-  const refused = error as tcp.UndeclaredEventError;
+  const refused = error as tcp.EventNotAllowedError;
   out.push(refused.name, refused instanceof tcp.TransitionError, refused.event);
+  const alias = tcp.UndeclaredEventError;
+  out.push(refused instanceof alias, alias === tcp.EventNotAllowedError);
+}
+const shy = new tcp.Machine("syn-sent", {
+  guards: { "syn-sent": { established: (c) => c["ack"] === true } },
+});
+try {
+  shy.fire("rcv_syn_ack", { ack: false });
+} catch (error) {
+  out.push((error as Error).name, shy.state);
 }
 const other = new tcp.Machine("syn-sent", { guards: { "syn-sent": { established: () => true } } });
-out.push(other.fire("rcv_syn").to, other.fire("rcv_rst").event);
+out.push(other.canFire("rcv_syn_ack"), other.canFire("close"), [...other.events].sort());
+out.push(other.fire("rcv_syn_ack").to, [...other.events].sort(), other.fire("rcv_rst").event);
 out.push(tcp.check("established", "closed").event);
 out.push(tcp.isEvent("abort"), tcp.isEvent("nope"), Object.values(tcp.Event).length);
 console.log(JSON.stringify(out));
@@ -146,31 +157,40 @@ def test_events_generate_fire_and_pass_their_property_tests(tmp_path: Path) -> N
         "time-wait",
         "time-wait",
         "syn-received",
-        "UndeclaredEventError",
+        "EventNotAllowedError",
         True,
         "rcv_fin",
+        True,
+        True,
+        "GuardRejectedError",
+        "syn-sent",
+        True,
+        False,
+        ["rcv_syn", "rcv_syn_ack"],
         "established",
+        ["abort", "close", "rcv_rst"],
         "rcv_rst",
         "abort",
         True,
         False,
-        8,
+        9,
     ]
 
 
 EVENT_MUTANTS = {
     "event-leads-to-the-wrong-target": (
-        "if (t.event !== null) {",
-        "if (t.event !== null && t !== _TRANSITION_LIST[0]) {",
+        "if (t.event !== null && byEvent !== undefined && !byEvent.has(t.event)) {",
+        "if (t.event !== null && byEvent !== undefined && !byEvent.has(t.event)"
+        " && t !== _TRANSITION_LIST[0]) {",
     ),
     "event-fires-from-a-state-that-does-not-declare-it": (
-        "const candidates = _FIRE.get(this.#state)?.get(event) ?? [];",
-        "const candidates = _FIRE.get(this.#state)?.get(event) ?? "
-        "[..._FIRE.values()].flatMap((m) => m.get(event) ?? []).slice(0, 1);",
+        "const found = _ON.get(this.#state)?.get(event);",
+        "const found = _ON.get(this.#state)?.get(event) ?? "
+        "[..._ON.values()].map((m) => m.get(event)).find((t) => t !== undefined);",
     ),
     "fire-ignores-guards": (
-        "if (this.#allows(candidate, view)) {",
-        "if (this.#allows(candidate, view) || candidate === first) {",
+        "if (this.#allows(found, context)) {",
+        "if (this.#allows(found, context) || Number.isNaN(Number.NaN)) {",
     ),
 }
 
@@ -205,3 +225,20 @@ def test_events_that_collide_as_keys_are_refused() -> None:
     clashing = spec._replace(transitions=(*spec.transitions, twin))  # type: ignore[arg-type]
     with pytest.raises(TypeScriptError, match="both map to the key PASSIVE_OPEN"):
         render_module(clashing, relative="specs/net/tcp.md", sha256=sha256)
+
+
+def test_an_event_with_two_targets_from_one_state_is_refused() -> None:
+    """``fire`` takes the one transition an event names (SD115), in TypeScript as in Python:
+    regression, the TypeScript module tried several in order and took the first a guard let
+    through, which lint forbids and Python refuses to generate."""
+    import pytest
+
+    from generator.targets.typescript import TypeScriptError
+
+    spec, sha256 = tcp_spec()
+    first = spec.transitions[1]
+    assert isinstance(first, EventTransition) and first.event == "active_open"
+    twin = dataclasses.replace(first, to_state="listen")
+    both = spec._replace(transitions=(*spec.transitions, twin))  # type: ignore[arg-type]
+    with pytest.raises(TypeScriptError, match=r"leads from 'closed' to two targets \(SD115\)"):
+        render_module(both, relative="specs/net/tcp.md", sha256=sha256)

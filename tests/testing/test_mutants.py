@@ -341,9 +341,7 @@ MUTANTS = (
         "unknown-name-accepted",
         "a name that is not a state becomes the first state instead of raising ValueError",
         lambda s, e: sub(
-            s,
-            r"^(\s*)raise ValueError\(f\"\{SPEC_ID\}: \{value!r\} is not a state.*$",
-            r"\1return next(iter(State))",
+            s, r"^(\s*)raise UnknownStateError\(value\) from None$", r"\1return next(iter(State))"
         ),
     ),
     Mutant(

@@ -18,11 +18,11 @@ not edit.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from types import MappingProxyType
-from typing import Any, Final, NoReturn, TypeAlias
+from types import CoroutineType, MappingProxyType
+from typing import Any, Final, NoReturn, TypeAlias, TypeVar
 
 __all__ = [
     'INITIAL',
@@ -34,18 +34,25 @@ __all__ = [
     'SPEC_TITLE',
     'TERMINAL',
     'TRANSITIONS',
+    'AsyncGuard',
+    'AsyncListener',
+    'AsyncMachine',
+    'DatabaseRefusal',
     'ForbiddenTransition',
     'Guard',
     'GuardRejected',
+    'InitialStateError',
     'Listener',
     'Machine',
     'State',
     'Transition',
     'TransitionError',
     'UndeclaredTransition',
+    'UnknownStateError',
     'can_transition',
     'check',
     'describe',
+    'from_database_error',
     'sources',
     'targets',
 ]
@@ -123,6 +130,35 @@ class GuardRejectedError(TransitionError):
 
     def __str__(self) -> str:
         return f"{self._pair()} was rejected by its guard"
+
+
+class UnknownStateError(ValueError):
+    """A name that is not a state of this spec (``value``; ``None`` for a database NULL, or
+    when the database does not say: SQLite's messages cannot quote it)."""
+
+    value: object
+
+    def __init__(self, value: object, message: str | None = None) -> None:
+        if message is None:
+            names = ", ".join(repr(state.value) for state in State)
+            message = f"{SPEC_ID}: {value!r} is not a state; the states are {names}"
+        super().__init__(message)
+        self.value = value
+
+
+class InitialStateError(ValueError):
+    """A new object (a new row) cannot start in ``state``, which is not initial (``None``:
+    the database did not say which; SQLite's messages cannot quote it)."""
+
+    state: State | None
+
+    def __init__(self, state: State | None) -> None:
+        initial = ", ".join(repr(s.value) for s in State if s in INITIAL) or "none"
+        what = "that state" if state is None else repr(state.value)
+        super().__init__(
+            f"{SPEC_ID}: a new object cannot start in {what}; the initial states are {initial}"
+        )
+        self.state = state
 
 
 # The names of the statedoc contract; the classes carry PEP 8's ``Error`` suffix (ruff N818).
@@ -273,12 +309,12 @@ TERMINAL: Final[frozenset[State]] = frozenset(
 
 
 def _state(value: object) -> State:
-    """The ``State`` named ``value`` (a member or its name); ``ValueError`` for anything else."""
+    """The ``State`` named ``value`` (a member or its name); ``UnknownStateError`` (a
+    ``ValueError``) for anything else."""
     try:
         return _BY_VALUE[value]
     except (KeyError, TypeError):
-        names = ", ".join(repr(state.value) for state in State)
-        raise ValueError(f"{SPEC_ID}: {value!r} is not a state; the states are {names}") from None
+        raise UnknownStateError(value) from None
 
 
 def _reject(from_state: object, to_state: object) -> NoReturn:
@@ -295,8 +331,8 @@ def check(from_state: State | str, to_state: State | str) -> Transition:
     """The declared transition from ``from_state`` to ``to_state``.
 
     Raises ``ForbiddenTransition`` for a pair the spec lists as invalid,
-    ``UndeclaredTransition`` for any other undeclared pair and ``ValueError`` for a name
-    that is not a state. A pure lookup: no guard is called.
+    ``UndeclaredTransition`` for any other undeclared pair and ``UnknownStateError`` (a
+    ``ValueError``) for a name that is not a state. A pure lookup: no guard is called.
     """
     try:
         return _OUT[from_state][to_state]
@@ -331,6 +367,188 @@ Listener: TypeAlias = Callable[[Transition, Mapping[str, Any]], object]
 _Saved: TypeAlias = tuple[
     State, tuple[tuple[tuple[State, State], Guard], ...], tuple[Listener, ...]
 ]
+
+
+def _start(state: State | str | None, machine: str) -> State:
+    """Where a new machine starts: ``state``, or else the single initial state."""
+    if state is not None:
+        return _state(state)
+    if len(INITIAL) != 1:
+        names = ", ".join(repr(s.value) for s in State if s in INITIAL) or "none"
+        raise ValueError(
+            f"{SPEC_ID}: {machine}() needs an explicit start state: the initial "
+            f"states are {names}"
+        )
+    (start,) = INITIAL
+    return start
+
+
+_G = TypeVar("_G", bound=Callable[..., object])
+_L = TypeVar("_L", bound=Callable[..., object])
+
+
+def _bindings(
+    guards: Iterable[tuple[tuple[State | str, State | str], _G]], listeners: Iterable[_L]
+) -> tuple[dict[tuple[State, State], _G], tuple[_L, ...]]:
+    """The guards by pair and the listeners of a ``Machine`` or ``AsyncMachine``, validated:
+    a guard only for a declared pair, so that it can narrow what the spec allows, never
+    widen it."""
+    bound: dict[tuple[State, State], _G] = {}
+    for pair, guard in guards:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"{SPEC_ID}: a guard key must be a (from, to) pair, not {pair!r}")
+        key = (_state(pair[0]), _state(pair[1]))
+        if key in _WHY:
+            raise ValueError(
+                f"{SPEC_ID}: cannot bind a guard to {key[0].value!r} -> {key[1].value!r}: "
+                f"the spec lists it as invalid: {_WHY[key]}"
+            )
+        if key not in _BY_PAIR:
+            raise ValueError(
+                f"{SPEC_ID}: cannot bind a guard to {key[0].value!r} -> {key[1].value!r}: "
+                "it is not a declared transition"
+            )
+        if not callable(guard):
+            raise TypeError(f"{SPEC_ID}: the guard for {key!r} is not callable")
+        bound[key] = guard
+    bound_listeners = tuple(listeners)
+    for listener in bound_listeners:
+        if not callable(listener):
+            raise TypeError(f"{SPEC_ID}: listener {listener!r} is not callable")
+    return bound, bound_listeners
+
+
+#: A refusal by the SQL target's triggers, as this module's error.
+DatabaseRefusal: TypeAlias = "TransitionError | UnknownStateError | InitialStateError"
+
+
+def from_database_error(error: BaseException) -> DatabaseRefusal | None:
+    """The module's error for a refusal by this spec's triggers or check function, or
+    ``None`` for any other error (another spec's refusal included).
+
+    PostgreSQL (psycopg 3, or psycopg2): by SQLSTATE, ``SDF01`` becomes
+    ``ForbiddenTransition`` (``why`` as this module has it, else the database's DETAIL),
+    ``SDU01`` ``UndeclaredTransition``, ``SDS01`` ``UnknownStateError`` and ``SDI01``
+    ``InitialStateError``. SQLite (``sqlite3``: no SQLSTATE) by the message, which does not
+    quote a value that is not a state, nor the state a new row was refused in (``None``).
+    A name this module does not know (the database holds another revision) gives
+    ``UnknownStateError``. Use it as ``raise from_database_error(exc) or exc from exc``.
+    """
+    code = getattr(error, "sqlstate", None) or getattr(error, "pgcode", None)
+    if isinstance(code, str):
+        diag = getattr(error, "diag", None)
+        message = getattr(diag, "message_primary", None)
+        detail = getattr(diag, "message_detail", None)
+        if not isinstance(message, str):
+            return None
+        return _pg_refusal(code, message, detail if isinstance(detail, str) else None)
+    if error.args and isinstance(error.args[0], str):
+        return _sqlite_refusal(error.args[0])
+    return None
+
+
+def _pair_refusal(code: str, source: str, target: str, why: str | None) -> DatabaseRefusal:
+    """The error for a refused pair of names (``code``: ``SDF01`` or ``SDU01``)."""
+    for name in (source, target):
+        if name not in _BY_VALUE:
+            return UnknownStateError(name)
+    a, b = _BY_VALUE[source], _BY_VALUE[target]
+    if code == "SDU01":
+        return UndeclaredTransition(a, b)
+    return ForbiddenTransition(a, b, _WHY.get((a, b), why or ""))
+
+
+def _revision(text: str, lead: str) -> str | None:
+    """``text`` after ``lead`` and the revision number that follows it, or None."""
+    if not text.startswith(lead):
+        return None
+    rest = text[len(lead) :]
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    return rest[digits:] if digits else None
+
+
+def _pg_refusal(code: str, message: str, detail: str | None) -> DatabaseRefusal | None:
+    spec = f"spec {SPEC_ID} revision "
+    if code == "SDS01":
+        for side in ("statedoc: the old value ", "statedoc: the new value "):
+            value = _sql_literal(message[len(side) :]) if message.startswith(side) else None
+            if value is not None and _revision(value[1], f" is not a state of {spec}") is not None:
+                return UnknownStateError(value[0])
+        return None
+    if code == "SDI01":
+        rest = _revision(message, f"statedoc: a new row of {spec}")
+        lead = " cannot start in "
+        value = _sql_literal(rest[len(lead) :]) if rest and rest.startswith(lead) else None
+        if value is None or value[0] is None:
+            return None
+        name = value[0]
+        return InitialStateError(_BY_VALUE[name]) if name in _BY_VALUE else UnknownStateError(name)
+    if code not in ("SDF01", "SDU01"):
+        return None
+    rest = _revision(message, f"statedoc: {spec}")
+    verb = " forbids " if code == "SDF01" else " does not declare "
+    source = _sql_literal(rest[len(verb) :]) if rest and rest.startswith(verb) else None
+    if source is None or source[0] is None or not source[1].startswith(" -> "):
+        return None
+    target = _sql_literal(source[1][4:])
+    if target is None or target[0] is None:
+        return None
+    return _pair_refusal(code, source[0], target[0], detail)
+
+
+def _sql_literal(text: str) -> tuple[str | None, str] | None:
+    """The value PostgreSQL's ``quote_nullable`` wrote at the start of ``text`` (None for
+    NULL; quotes and backslashes doubled, ``E`` first when there is a backslash) and the
+    text after it; None when ``text`` does not start with one."""
+    if text.startswith("NULL"):
+        return None, text[4:]
+    escaped = text.startswith("E'")
+    index = 2 if escaped else 1
+    if text[index - 1 : index] != "'":
+        return None
+    value: list[str] = []
+    while index < len(text):
+        char = text[index]
+        if char == "'" and text[index + 1 : index + 2] == "'":
+            value.append("'")
+            index += 2
+        elif char == "'":
+            return "".join(value), text[index + 1 :]
+        elif escaped and char == "\\" and index + 1 < len(text):
+            value.append(text[index + 1])
+            index += 2
+        else:
+            value.append(char)
+            index += 1
+    return None
+
+
+def _quoted_state(text: str) -> tuple[State, str] | None:
+    """The state whose ``repr`` (as SQLite's messages quote it) starts ``text``, and the rest."""
+    for state in State:
+        quoted = repr(state.value)
+        if text.startswith(quoted):
+            return state, text[len(quoted) :]
+    return None
+
+
+def _sqlite_refusal(message: str) -> DatabaseRefusal | None:
+    rest = _revision(message, f"statedoc: spec {SPEC_ID} revision ")
+    if rest is None:
+        return None
+    if rest.startswith((" rejects a new value that is not", " finds a stored value that is not")):
+        return UnknownStateError(None, message)
+    if rest.startswith(" says a new row must start in one of:"):
+        return InitialStateError(None)
+    for code, verb in (("SDF01", " forbids "), ("SDU01", " does not declare ")):
+        source = _quoted_state(rest[len(verb) :]) if rest.startswith(verb) else None
+        if source is None or not source[1].startswith(" -> "):
+            continue
+        target = _quoted_state(source[1][4:])
+        if target is not None and target[1].startswith(" on "):
+            why = target[1].partition(": ")[2] or None
+            return _pair_refusal(code, source[0].value, target[0].value, why)
+    return None
 
 
 class Machine:
@@ -369,16 +587,7 @@ class Machine:
         guards: Mapping[tuple[State | str, State | str], Guard] | None = None,
         listeners: Iterable[Listener] = (),
     ) -> None:
-        if state is None:
-            if len(INITIAL) != 1:
-                names = ", ".join(repr(s.value) for s in State if s in INITIAL) or "none"
-                raise ValueError(
-                    f"{SPEC_ID}: Machine() needs an explicit start state: the initial "
-                    f"states are {names}"
-                )
-            (start,) = INITIAL
-        else:
-            start = _state(state)
+        start = _start(state, "Machine")
         self._bind(start, (guards or {}).items(), listeners)
 
     def _bind(
@@ -388,28 +597,7 @@ class Machine:
         listeners: Iterable[Listener],
     ) -> None:
         """Validate and store the bindings, with a new lock (``__init__`` and unpickling)."""
-        bound: dict[tuple[State, State], Guard] = {}
-        for pair, guard in guards:
-            if not isinstance(pair, tuple) or len(pair) != 2:
-                raise TypeError(f"{SPEC_ID}: a guard key must be a (from, to) pair, not {pair!r}")
-            key = (_state(pair[0]), _state(pair[1]))
-            if key in _WHY:
-                raise ValueError(
-                    f"{SPEC_ID}: cannot bind a guard to {key[0].value!r} -> {key[1].value!r}: "
-                    f"the spec lists it as invalid: {_WHY[key]}"
-                )
-            if key not in _BY_PAIR:
-                raise ValueError(
-                    f"{SPEC_ID}: cannot bind a guard to {key[0].value!r} -> {key[1].value!r}: "
-                    "it is not a declared transition"
-                )
-            if not callable(guard):
-                raise TypeError(f"{SPEC_ID}: the guard for {key!r} is not callable")
-            bound[key] = guard
-        bound_listeners = tuple(listeners)
-        for listener in bound_listeners:
-            if not callable(listener):
-                raise TypeError(f"{SPEC_ID}: listener {listener!r} is not callable")
+        bound, bound_listeners = _bindings(guards, listeners)
         self._state: State = start
         # A plain Lock (cheaper than an RLock); re-entry from a guard or listener is caught
         # by ``_busy``, the id of the thread running them (0: none), before it could deadlock.
@@ -472,6 +660,11 @@ class Machine:
             found = _OUT[self._state][to]
         except (KeyError, TypeError):
             _reject(self._state, to)
+        return self._perform(found, context)
+
+    def _perform(self, found: Transition, context: dict[str, Any]) -> Transition:
+        """Ask the pair's guard, move, tell the listeners (the lock held; ``transition`` and
+        ``fire`` of a machine with guards or listeners)."""
         view = MappingProxyType(context)
         guard = self._guards.get((found.from_state, found.to_state))
         if guard is not None:
@@ -508,6 +701,218 @@ class Machine:
             return self._state, tuple(self._guards.items()), self._listeners
 
     def __setstate__(self, saved: _Saved) -> None:
+        """Rebuild a machine from ``__getstate__``: validated again, with a lock of its own."""
+        state, guards, listeners = saved
+        self._bind(_state(state), guards, listeners)
+
+
+#: A guard of ``AsyncMachine``: a ``Guard``, or a callable whose awaitable answer is awaited.
+AsyncGuard: TypeAlias = Callable[[Mapping[str, Any]], "bool | Awaitable[bool]"]
+#: A listener of ``AsyncMachine``: a ``Listener``; an awaitable it returns is awaited.
+AsyncListener: TypeAlias = Callable[[Transition, Mapping[str, Any]], object]
+_EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
+_AsyncSaved: TypeAlias = tuple[
+    State, tuple[tuple[tuple[State, State], AsyncGuard], ...], tuple[AsyncListener, ...]
+]
+
+
+class AsyncMachine:
+    """``Machine`` for asyncio: the same states, checks and errors; guards and listeners may
+    be coroutine functions (a lookup, a publish), and ``transition`` is awaited.
+
+    The same guarantees as ``Machine``, between tasks instead of threads: each transition is
+    atomic (the machine is a lock of its own, first come first served like an
+    ``asyncio.Lock``, taken without a coroutine call when free: it serialises the check, the
+    guard, the state change and the listeners, so concurrent tasks see transitions one at a
+    time, in order); a refused pair,
+    a guard that says no or raises, and a task cancelled while its guard runs leave the
+    state unchanged; listeners run in order after the state changed, and one that raises
+    (or is cancelled) does not undo the transition: its error gets a note saying it was
+    performed. A guard or listener that awaits ``transition`` on its own machine gets
+    ``RuntimeError`` (it would wait for itself). A machine without guards or listeners never
+    suspends. Use one machine from one event loop; it can be built outside any loop.
+    """
+
+    __slots__ = (
+        "_current_task", "_guards", "_held", "_hook", "_hooked", "_listeners", "_state",
+        "_waiters",
+    )
+
+    def __init__(
+        self,
+        state: State | str | None = None,
+        *,
+        guards: Mapping[tuple[State | str, State | str], AsyncGuard] | None = None,
+        listeners: Iterable[AsyncListener] = (),
+    ) -> None:
+        start = _start(state, "AsyncMachine")
+        self._bind(start, (guards or {}).items(), listeners)
+
+    def _bind(
+        self,
+        start: State,
+        guards: Iterable[tuple[tuple[State | str, State | str], AsyncGuard]],
+        listeners: Iterable[AsyncListener],
+    ) -> None:
+        """Validate and store the bindings, with a new lock (``__init__`` and unpickling)."""
+        import asyncio
+        from collections import deque
+
+        bound, bound_listeners = _bindings(guards, listeners)
+        self._state: State = start
+        self._guards = bound
+        self._listeners = bound_listeners
+        self._hooked = bool(bound or bound_listeners)
+        # The lock: held by one transition at a time; ``_hook`` is the coroutine of its guard
+        # or listener being awaited (or the task, for another awaitable): re-entry is a call
+        # from inside it. ``_waiters``: the tasks queued behind it, first come first served.
+        self._held = False
+        self._hook: object = None
+        self._waiters: deque[asyncio.Future[None]] = deque()
+        self._current_task = asyncio.current_task
+
+    @property
+    def state(self) -> State:
+        """The current state."""
+        return self._state
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether no transition leaves the current state."""
+        return self._state in TERMINAL
+
+    def can(self, to: State | str) -> bool:
+        """Whether the spec declares a transition from the current state to ``to``.
+
+        Guards are not called (they need the context of a real transition).
+        """
+        return _state(to) in _OUT[self._state]
+
+    async def transition(self, to: State | str, /, **context: Any) -> Transition:
+        """Move to ``to`` and return the declared transition taken.
+
+        Raises like ``check``, ``GuardRejected`` if a bound guard says no, and whatever a
+        guard raises; in every one of these cases the state is unchanged.
+        """
+        if not self._hooked:  # nothing to await: atomic without the lock
+            state = self._state
+            try:
+                found = _OUT[state][to]
+            except (KeyError, TypeError):
+                _reject(state, to)
+            self._state = found.to_state
+            return found
+        if self._held:
+            await self._wait("transition")
+        else:
+            self._held = True
+        try:
+            state = self._state
+            try:
+                found = _OUT[state][to]
+            except (KeyError, TypeError):
+                _reject(state, to)
+            view = MappingProxyType(context) if context else _EMPTY
+            guard = self._guards.get((found.from_state, found.to_state))
+            if guard is not None:
+                allowed = guard(view)
+                if type(allowed) is CoroutineType:
+                    self._hook = allowed  # running while re-entered: ``_wait`` refuses
+                    allowed = await allowed
+                elif allowed is not True and allowed is not False and (
+                    isinstance(allowed, Awaitable)
+                ):
+                    self._hook = self._current_task()
+                    allowed = await allowed
+                if not allowed:
+                    raise GuardRejected(found.from_state, found.to_state)
+            self._state = found.to_state
+            if self._listeners:
+                await self._tell(found, view)
+            return found
+        finally:
+            self._hook = None
+            if self._waiters:
+                self._release()
+            else:
+                self._held = False
+
+    async def _wait(self, method: str) -> None:
+        """Queue behind the transition in progress (first come first served) until it hands
+        the machine over; ``RuntimeError`` when that transition is the caller's own."""
+        import asyncio
+
+        hook = self._hook  # the coroutine (or else the task) of a guard or listener awaited
+        running = getattr(hook, "cr_running", None)
+        if hook is not None and (running is True or hook is self._current_task()):
+            raise RuntimeError(
+                f"{SPEC_ID}: a guard or listener called {method}() on its own machine"
+            )
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        except BaseException:  # cancelled while waiting: leave the queue, or pass it on
+            if waiter.done() and not waiter.cancelled():
+                self._release()
+            else:
+                self._waiters.remove(waiter)
+            raise
+
+    def _release(self) -> None:
+        """Hand the machine to the first task still waiting, or free it."""
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)  # the machine stays held: it is the waiter's now
+                return
+        self._held = False
+
+    async def _tell(self, found: Transition, view: Mapping[str, Any]) -> None:
+        """Call the listeners in order, awaiting what they return (the move is done)."""
+        try:
+            for listener in self._listeners:
+                told = listener(found, view)
+                if type(told) is CoroutineType:
+                    self._hook = told
+                    await told
+                elif isinstance(told, Awaitable):
+                    self._hook = self._current_task()
+                    await told
+        except BaseException as exc:  # a cancelled listener too: the move is done
+            exc.add_note(
+                f"{SPEC_ID}: the transition {found.from_state.value!r} -> "
+                f"{found.to_state.value!r} was performed; a listener raised afterwards"
+            )
+            raise
+
+    async def _perform(self, found: Transition, context: dict[str, Any]) -> Transition:
+        """Ask the pair's guard, move, tell the listeners (the machine held; ``fire``)."""
+        view = MappingProxyType(context) if context else _EMPTY
+        guard = self._guards.get((found.from_state, found.to_state))
+        if guard is not None:
+            allowed = guard(view)
+            if type(allowed) is CoroutineType:
+                self._hook = allowed
+                allowed = await allowed
+            elif allowed is not True and allowed is not False and isinstance(allowed, Awaitable):
+                self._hook = self._current_task()
+                allowed = await allowed
+            if not allowed:
+                raise GuardRejected(found.from_state, found.to_state)
+        self._state = found.to_state
+        if self._listeners:
+            await self._tell(found, view)
+        return found
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {SPEC_ID} state={self._state.value!r}>"
+
+    def __getstate__(self) -> _AsyncSaved:
+        """What pickle and ``copy`` keep: the state and the bindings, never the lock."""
+        return self._state, tuple(self._guards.items()), self._listeners
+
+    def __setstate__(self, saved: _AsyncSaved) -> None:
         """Rebuild a machine from ``__getstate__``: validated again, with a lock of its own."""
         state, guards, listeners = saved
         self._bind(_state(state), guards, listeners)

@@ -51,6 +51,10 @@ _PUBLIC = (
     "ForbiddenTransition",
     "UndeclaredTransition",
     "GuardRejected",
+    "UnknownStateError",
+    "InitialStateError",
+    "from_database_error",
+    "DatabaseRefusal",
     "TRANSITIONS",
     "INVALID",
     "INITIAL",
@@ -64,6 +68,9 @@ _PUBLIC = (
     "Guard",
     "Listener",
     "Machine",
+    "AsyncGuard",
+    "AsyncListener",
+    "AsyncMachine",
 )
 #: Added to ``_PUBLIC`` for a spec that declares events (and only then, so a document without
 #: events generates the same module as before events existed).
@@ -77,16 +84,19 @@ _MODULE_NAMES = frozenset(_PUBLIC) | {
     "UndeclaredTransitionError",
     "GuardRejectedError",
     "threading",
+    "Awaitable",
     "Callable",
     "Iterable",
     "Mapping",
     "dataclass",
     "StrEnum",
     "MappingProxyType",
+    "CoroutineType",
     "Any",
     "Final",
     "NoReturn",
     "TypeAlias",
+    "TypeVar",
     "annotations",
 }
 #: The names a module with events adds (taken only then: a spec without events keeps its alias).

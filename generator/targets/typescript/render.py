@@ -69,6 +69,14 @@ def build_view(spec: Spec) -> View:
     event_members = unique_members(
         event_names, member_name, "events", "SD110", error=TypeScriptError, noun="key"
     )
+    target: dict[tuple[str, str], str] = {}
+    for t in spec.transitions:  # ``fire`` takes THE transition of an event (SD115), as in Python
+        if t.event is not None and target.setdefault((t.from_state, t.event), t.to_state) != (
+            t.to_state
+        ):
+            raise TypeScriptError(
+                f"event {t.event!r} leads from {t.from_state!r} to two targets (SD115)"
+            )
     meanings = {state.name: state.meaning for state in reversed(spec.states)}
     states = []
     for name in spec.state_names:

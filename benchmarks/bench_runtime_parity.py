@@ -1,0 +1,198 @@
+"""The two parity rows of ``bench_runtime.py`` (issue 26): the async machine against awaiting
+the same guard directly, and the TypeScript ``Machine`` against a bare ``Set.has`` walk.
+
+* async: the walk of ``bench_runtime.py`` under asyncio, one ``AsyncMachine`` per path with
+  the same coroutine guard bound to every declared pair; the baseline awaits that guard
+  directly at every step after the bare membership check. Median CPU time of ``repeat``
+  paired runs, each inside one event loop.
+* TypeScript: ``bench_runtime_ts.mjs`` on the same spec's generated module, compiled by the
+  pinned tsc (tests/ts_js), best of ``repeat`` (node's timer; JIT warm-up first).
+
+Nothing asserts on time: the rows say whether the targets hold here, now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Coroutine, Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TS_DIR = ROOT / "tests" / "ts_js"
+TS_SCRIPT = Path(__file__).resolve().parent / "bench_runtime_ts.mjs"
+
+TARGET_ASYNC = 1.5
+TARGET_TS_MACHINE = 1.0
+
+Walk = list[tuple[Any, list[Any]]]
+
+
+async def _guard(_context: Mapping[str, Any]) -> bool:
+    return True
+
+
+def _bare_async(module: Any, walk: Walk) -> Callable[[], Coroutine[Any, Any, None]]:
+    allowed = frozenset(module.TRANSITIONS)
+    guard = _guard
+    view: Mapping[str, Any] = {}
+
+    async def run() -> None:
+        begin = time.thread_time_ns()
+        for start, path in walk:
+            state = start
+            for to in path:
+                if (state, to) not in allowed or not await guard(view):
+                    raise ValueError(to)
+                state = to
+        _elapsed.append(time.thread_time_ns() - begin)
+
+    return run
+
+
+def _wrapper_async(module: Any, walk: Walk) -> Callable[[], Coroutine[Any, Any, None]]:
+    """What a service writes without ``AsyncMachine``: await the guard, then the sync step."""
+    guard = _guard
+    view: Mapping[str, Any] = {}
+
+    async def step(machine: Any, to: Any) -> Any:
+        if not await guard(view):
+            raise ValueError(to)
+        return machine.transition(to)
+
+    async def run() -> None:
+        bound = [(module.Machine(start), path) for start, path in walk]
+        begin = time.thread_time_ns()
+        for machine, path in bound:
+            for to in path:
+                await step(machine, to)
+        _elapsed.append(time.thread_time_ns() - begin)
+
+    return run
+
+
+def _machines_async(module: Any, walk: Walk) -> Callable[[], Coroutine[Any, Any, None]]:
+    guards = dict.fromkeys(module.TRANSITIONS, _guard)
+
+    async def run() -> None:
+        bound = [(module.AsyncMachine(s, guards=guards).transition, path) for s, path in walk]
+        begin = time.thread_time_ns()
+        for step, path in bound:
+            for to in path:
+                await step(to)
+        _elapsed.append(time.thread_time_ns() - begin)
+
+    return run
+
+
+_elapsed: list[int] = []
+
+
+def _timed(run: Callable[[], Coroutine[Any, Any, None]]) -> int:
+    """CPU time of one run in a fresh loop, as the run measures it inside the loop (neither
+    the loop's start nor building the machines is a step)."""
+    gc.disable()
+    try:
+        _elapsed.clear()
+        asyncio.run(run())
+        return _elapsed[0]
+    finally:
+        gc.enable()
+
+
+def measure_async(module: Any, walk: Walk, repeat: int) -> tuple[float, float, float]:
+    """ns/step awaiting the guard directly, of a hand-written wrapper (await the guard, then
+    the sync ``Machine.transition``) and of ``AsyncMachine.transition``."""
+    steps = sum(len(path) for _, path in walk)
+    ways = [_bare_async(module, walk), _wrapper_async(module, walk), _machines_async(module, walk)]
+    samples: list[list[int]] = [[] for _ in ways]
+    for _ in range(repeat):
+        for index, way in enumerate(ways):
+            samples[index].append(_timed(way))
+    bare, wrapper, machine = (statistics.median(s) / steps for s in samples)
+    return bare, wrapper, machine
+
+
+def spec_of(spec_id: str) -> str | None:
+    """The repository path of the spec with ``spec_id`` (None if none has it)."""
+    for path in sorted((ROOT / "specs").rglob("*.md")):
+        if f"\nid: {spec_id}\n" in path.read_text(encoding="utf-8"):
+            return path.relative_to(ROOT).as_posix()
+    return None
+
+
+def measure_ts(spec_path: str, repeat: int, steps: int, seed: int) -> dict[str, Any] | None:
+    """``bench_runtime_ts.mjs``'s result for the spec, or None without node/npm."""
+    from bench_runtime_ts import build_walk
+
+    from generator.lint.document import lint_bytes
+    from generator.targets import document_sha256
+    from generator.targets.typescript.render import render_module
+
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        return None
+    if not (TS_DIR / "node_modules" / "xstate").is_dir():
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=TS_DIR, check=True)
+    document = lint_bytes((ROOT / spec_path).read_bytes(), spec_path).document
+    if document is None:
+        raise SystemExit(f"{spec_path} does not load")
+    spec = document.spec
+    text = render_module(spec, relative=spec_path, sha256=document_sha256(document.source))
+    out: dict[str, list[str]] = {name: [] for name in spec.state_names}
+    for t in spec.transitions:
+        out[t.from_state].append(t.to_state)
+    walk = build_walk(out, spec.initial_states[0], steps, seed)
+    with tempfile.TemporaryDirectory(dir=TS_DIR, prefix=".bench-") as folder:
+        work = Path(folder)
+        (work / "module.ts").write_text(text, encoding="utf-8")
+        (work / "package.json").write_text('{"type": "module"}\n')
+        (work / "walk.json").write_text(json.dumps(walk))
+        shutil.copy(TS_SCRIPT, work / TS_SCRIPT.name)
+        tsc = TS_DIR / "node_modules" / "typescript" / "bin" / "tsc"
+        subprocess.run(
+            [node, str(tsc), "--strict", "--target", "es2022", "--module", "es2022",
+             "--outDir", str(work), str(work / "module.ts")],
+            check=True,
+        )  # fmt: skip
+        run = subprocess.run(
+            [node, TS_SCRIPT.name, "./module.js", "walk.json", str(repeat)],
+            capture_output=True, text=True, cwd=work, check=False,
+        )  # fmt: skip
+        if run.returncode != 0:
+            raise SystemExit(f"node failed:\n{run.stderr}")
+        result: dict[str, Any] = json.loads(run.stdout)
+        return result
+
+
+def report(async_times: tuple[float, float, float], ts: dict[str, Any] | None) -> None:
+    bare, wrapper, machine = async_times
+    print("| parity row | ns/step | baseline ns/step | ratio | target | met |")
+    print("| --- | ---: | ---: | ---: | --- | --- |")
+    ratio = machine / bare
+    verdict = "met" if ratio <= TARGET_ASYNC else "NOT met"
+    print(
+        f"| `await AsyncMachine.transition()` vs awaiting the guard directly | {machine:,.1f} "
+        f"| {bare:,.1f} | {ratio:,.2f} | <= {TARGET_ASYNC}x | {verdict} |"
+    )
+    print(
+        f"| the same vs a hand-written wrapper (await the guard, sync `Machine.transition`) "
+        f"| {machine:,.1f} | {wrapper:,.1f} | {machine / wrapper:,.2f} | | |"
+    )
+    if ts is None:
+        print("| TypeScript `Machine.transition()` | - | - | - | node and npm are needed | |")
+        return
+    ratio = ts["machine"] / ts["bare"]
+    verdict = "met" if ratio <= TARGET_TS_MACHINE else "NOT met"
+    print(
+        f"| TypeScript `Machine.transition()` vs bare `Set.has` walk (node {ts['node']}) "
+        f"| {ts['machine']:,.1f} | {ts['bare']:,.1f} | {ratio:,.2f} "
+        f"| <= {TARGET_TS_MACHINE}x | {verdict} |"
+    )
