@@ -26,6 +26,7 @@ COMMANDS = {
     "schema": "info",
     "diff": "diff",
     "new": "new",
+    "server": "server",
 }
 _MODULES = tuple(dict.fromkeys(COMMANDS.values()))  # registration order = ``--help`` order
 
