@@ -36,8 +36,11 @@ text                        written as              why
                                                     quoted; Markdown links
 ``<`` ``>`` ``&``           ``#60;`` ``#62;``       HTML tags and character references,
                             ``#38;``                ``<<fork>>``; Markdown block quote
-``*`` ``_`` `````` ``~``    ``#42;`` ``#95;``       Markdown emphasis, code, strike-through
-                            ``#96;`` ``#126;``
+``*`` `````` ``~``          ``#42;`` ``#96;``       Markdown emphasis, code, strike-through
+                            ``#126;``
+``_`` (a run of them) not   ``#95;``                Markdown emphasis; inside a word
+between two letters or                              (``confirm_payout``, ``a__b``) it is
+digits written as is                                inert in Markdown and left as is
 ``$``                       ``#36;``                ``$$...$$`` is rendered with KaTeX
 ``\\``                      ``#92;``                Markdown escapes eat it; ``\\n`` is a break
 ``|``                       ``#124;``               Markdown tables
@@ -63,8 +66,13 @@ escaped. Mermaid 12 turns ``<br>`` into a newline before Markdown, so blank
 lines are treated the same way in names and labels (next paragraph).
 
 Every other character (letters of any script, digits, spaces inside the text,
-``. , ( ) / ' ! ? @ = + - ^`` and emoji) is written as is, so diagrams stay
-readable in review. Keywords (``end``, ``note``, ``state``, ``class``,
+``. , ( ) / ' ! ? @ = + - ^``, emoji, and ``_`` inside a word) is written as is,
+so diagrams stay readable in review. A ``_`` run counts as inside a word only when
+the characters written just before and after it are letters or digits as is: an
+escape beside it ends in ``;``, Markdown punctuation that would let it open
+emphasis (measured: ``a#35;_b_`` shows an italic *b*).
+
+Keywords (``end``, ``note``, ``state``, ``class``,
 ``default``, ``click``) and ``-->`` need nothing of their own: inside quotes or
 after `` : `` they are plain text (``-->`` only loses its ``>`` to the HTML rule).
 
@@ -112,7 +120,7 @@ __all__ = [
 _TEMPLATE = "state_diagram.mmd.j2"
 
 _ALWAYS_ESCAPED = frozenset(
-    '"#$%&*:;<>[\\]_`{|}~'
+    '"#$%&*:;<>[\\]`{|}~'
     "\t"
     "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -120,9 +128,31 @@ _ALWAYS_ESCAPED = frozenset(
 _DIRECTION = re.compile("direction", re.IGNORECASE | re.ASCII)
 #: ``str.translate`` table: each always-escaped character to its ``#N;`` entity.
 _ESCAPES = {ord(char): f"#{ord(char)};" for char in _ALWAYS_ESCAPED}
+_UNDERSCORES = re.compile("_+")
+
+
+def _underscores(written: str) -> str:
+    """Escape every run of ``_`` in an escaped line unless a letter or digit written as is
+    stands right before and right after it (intraword: never emphasis in Markdown)."""
+    if "_" not in written:
+        return written
+
+    def one(match: re.Match[str]) -> str:
+        start, end = match.span()
+        inside = start > 0 and end < len(written)
+        if inside and written[start - 1].isalnum() and written[end].isalnum():
+            return match.group()
+        return "#95;" * (end - start)
+
+    return _UNDERSCORES.sub(one, written)
 
 
 def _escape_line(line: str, *, block_start: bool) -> str:
+    return _underscores(_escape_others(line, block_start=block_start))
+
+
+def _escape_others(line: str, *, block_start: bool) -> str:
+    """``line`` with every character but ``_`` escaped as it must be."""
     if (
         not line.startswith(" ")
         and not line.endswith(" ")

@@ -35,6 +35,7 @@ DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
 KNOWN_KEYS = {
     "specs",
     "out",
+    "tests",
     "select",
     "ignore",
     "per-file-ignores",
@@ -65,6 +66,8 @@ class Config(NamedTuple):
     target_tables: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
     #: What ``generate``/``build``/``check`` write (``--target`` overrides it).
     targets: tuple[str, ...] = DEFAULT_TARGETS
+    #: ``tests``: where the chosen targets' generated tests go (None: only with ``--tests``).
+    tests: Path | None = None
 
 
 #: The last parse of each pyproject.toml, with the text it was parsed from: a run looks the
@@ -174,6 +177,9 @@ def read_config(start: Path | None = None) -> Config:
     out = table.get("out", "generated")
     if not isinstance(out, str):
         raise ConfigError(f"{where}: out must be a string")
+    tests = table.get("tests")
+    if tests is not None and (not isinstance(tests, str) or not tests or "\0" in tests):
+        raise ConfigError(f"{where}: tests must be a folder path (a non-empty string)")
     ignores = table.get("per-file-ignores", {})
     if not isinstance(ignores, dict):
         raise ConfigError(f"{where}: per-file-ignores must be a table of glob = [codes]")
@@ -194,5 +200,6 @@ def read_config(start: Path | None = None) -> Config:
         source=pyproject,
         target_tables={key: value for key, value in table.items() if key not in KNOWN_KEYS},
         targets=_targets(table, where),
+        tests=None if tests is None else root / tests,
     )
     return config

@@ -231,6 +231,55 @@ _output_rule(
     "the mermaid block of `## The Lifecycle` is never closed",
     "close the block, or fix what the message names",
 )
+_WHY_FOLDERS = (
+    "Each output folder is cleaned of the stale files of the targets writing there; folders "
+    "that nest or hold the specs would lose other files that way, so nothing is generated "
+    "until the configuration is fixed."
+)
+_output_rule(
+    "SD410",
+    "output-folder-invalid",
+    "a target's `out` or `tests` in pyproject.toml is not a folder path (a non-empty string)",
+    "A folder statedoc cannot use must not silently send the files somewhere else.",
+    '[tool.statedoc.typescript] out = ["web/src"]',
+    '[tool.statedoc.typescript] out = "web/src/lifecycle"',
+)
+_output_rule(
+    "SD411",
+    "output-folders-nested",
+    "two targets' output folders nest, one inside the other",
+    _WHY_FOLDERS + " Two targets may share one folder.",
+    'out = "generated" and [tool.statedoc.typescript] out = "generated/ts"',
+    'out = "generated" and [tool.statedoc.typescript] out = "web/src/lifecycle"',
+)
+_output_rule(
+    "SD412",
+    "output-folder-overlaps-specs",
+    "a target's output folder overlaps a specs folder or holds the project root",
+    _WHY_FOLDERS,
+    '[tool.statedoc.sql] out = "specs/migrations"',
+    '[tool.statedoc.sql] out = "migrations"',
+)
+_output_rule(
+    "SD413",
+    "tests-folder-too-deep",
+    "a configured tests folder lies two or more folders deep in an output folder",
+    "Generated test modules there sit where generated modules would and would be deleted "
+    "as stale by the next `generate`. " + _WHY_FOLDERS,
+    'out = "generated" and tests = "generated/platform/tests"',
+    'out = "generated" and tests = "tests/generated"',
+)
+_output_rule(
+    "SD414",
+    "tests-folder-unused",
+    "`tests` is set for a target that generates no tests",
+    "Only the python and typescript targets generate tests: the setting would do nothing, "
+    "and a CI job would believe generated tests are checked.",
+    '[tool.statedoc.mermaid] tests = "tests"',
+    '[tool.statedoc.python] tests = "tests/generated"',
+)
+
+
 # SD140-SD146: what `statedoc db audit` finds in a live database (generator/targets/sql/audit*).
 _AUDITED = (
     f"---\n{HEADER}{DOOR}storage:\n  table: doors\n  column: state\n  history: true\n---\n{BODY}"

@@ -99,23 +99,34 @@ def expected_outputs(
     cache: RenderCache | None = None,
     sources: Sources | None = None,
     folders: dict[str, Path | None] | None = None,
+    roots: dict[str, str] | None = None,
+    placed: dict[str, Config] | None = None,
 ) -> tuple[dict[str, list[Output]], list[Problem], list[str]]:
     """Render every clean document (a lint result and its file) for every target; returns
-    the outputs by root (``"out"``, ``"tests"``), the refusals and the documents generated.
+    the outputs by folder key, the refusals and the documents generated.
 
     ``settings.out`` is the output folder (its name goes into the package files); ``cache``
     serves renderings of documents rendered before (same bytes, path, targets and code);
-    ``sources`` parses the documents the lint run did not keep; ``folders`` (root name ->
+    ``sources`` parses the documents the lint run did not keep; ``folders`` (folder key ->
     folder) is where a cached rendering's files are read back (compared by SHA-256).
+    ``roots`` gives each target's folder key (default: its ``root``, ``"out"`` or
+    ``"tests"``) and ``placed`` the settings it renders with (default: ``settings``), when
+    targets write into folders of their own (:mod:`generator.run.folders`).
     """
     folders = folders or {"out": settings.out}
+    placed = placed or {}
     if sources is None:
         from generator.lint.files import settings_for
 
         sources = Sources([f for f, _ in candidates], settings_for(settings))
-    context = cache_context(targets, settings) if cache is not None else ""
+    roots = roots or {target.name: target.root for target in targets}
+    context = ""
+    if cache is not None:  # where each target writes decides its bytes (import paths)
+        where = ",".join(
+            f"{t.name}={placed[t.name].out if t.name in placed else ''}" for t in targets
+        )
+        context = f"{cache_context(targets, settings)}\0{where}"
     docs, problems = prepare(candidates, sources, cache, context)
-    roots: dict[str, str] = {target.name: target.root for target in targets}
     create_only = {t.name for t in targets if t.create_only}
     rendered: list[tuple[Pending, dict[str, dict[str, bytes]]]] = []
     current: list[bool] = []  # per rendered document: served by the render cache
@@ -129,7 +140,7 @@ def expected_outputs(
                 problems.append(unloadable(doc.spec_file.display, sources))
                 continue
             try:
-                files = render_files(targets, document, settings)
+                files = _render(targets, document, settings, placed)
             except (RenderError, ValueError) as exc:  # a target's refusal (SqlError: ValueError)
                 problems.append(Problem(doc.spec_file.display, 1, 1, f"refused: {exc}", REFUSED))
                 continue
@@ -161,9 +172,9 @@ def expected_outputs(
                 )
         generated.append(doc.spec_file.display)
         kept[doc.spec_file.display] = (doc, parsed[index])
-    _package_files(outputs, targets, roots, settings)
+    _package_files(outputs, targets, roots, settings, placed)
     refusals, refused = refuse_overlong(
-        outputs, folders, kept, lambda: _package_files(outputs, targets, roots, settings)
+        outputs, folders, kept, lambda: _package_files(outputs, targets, roots, settings, placed)
     )
     problems.extend(refusals)
     generated = [shown for shown in generated if shown not in refused]
@@ -173,15 +184,26 @@ def expected_outputs(
     return outputs, problems, sorted(generated)
 
 
+def _render(
+    targets: Sequence[Target], document: Document, settings: Config, placed: dict[str, Config]
+) -> dict[str, dict[str, bytes]]:
+    """Each target's files, rendered with its own settings (its folder as ``out``)."""
+    if not placed:
+        return render_files(targets, document, settings)
+    return {t.name: t.files(document, placed.get(t.name, settings)) for t in targets}
+
+
 def _package_files(
     outputs: dict[str, list[Output]],
     targets: Sequence[Target],
     roots: dict[str, str],
     settings: Config,
+    placed: dict[str, Config],
 ) -> None:
     """Add the files that follow from the set of generated paths (``__init__.py``...)."""
     for target in targets:
         root = roots[target.name]
         paths = [o.relative for o in outputs[root]]
-        for relative, data in target.package_files(paths, settings.out.name).items():
+        name = placed.get(target.name, settings).out.name
+        for relative, data in target.package_files(paths, name).items():
             outputs[root].append(Output(relative, data))

@@ -5,9 +5,13 @@ Every built-in target (:mod:`generator.targets`) writes below
 ``<out>/<area>/<module>/<name>``, the parts being ``snake_name`` of ``product_area``,
 ``module`` and ``title``: ``python`` the module (``.py``, plus ``__init__.py`` files and
 ``py.typed``), ``mermaid`` the ``.mmd`` diagram, ``sql`` the ``.postgresql.sql``/``.sqlite.sql``
-files. The ``tests`` target (``generate --tests DIR``) writes
-``DIR/test_<area>_<module>_<name>.py``. Every file starts with statedoc's header line, and each
-target says which existing files are its own, which is how cleanup recognises them.
+files, ``typescript`` the ``.ts`` module. ``<out>`` is ``[tool.statedoc] out`` or the target's
+own ``[tool.statedoc.<target>] out``; the chosen targets' tests (Python's
+``test_<area>_<module>_<name>.py``, TypeScript's ``.test.ts``) go to ``--tests DIR`` or the
+configured ``tests`` folder (:mod:`generator.run.folders`). Every file starts with statedoc's
+header line, and each target says which existing files are its own, which is how cleanup
+recognises them. Each folder has a plan of its own, cleaned only of the files of the targets
+writing there.
 
 What each document renders, and the refusals before planning (two documents on one path, a
 path too long), live in :mod:`generator.run.expected`; planning (header ownership,
@@ -16,7 +20,8 @@ symlink and path-escape refusal, the diffs) in :mod:`generator.output.plan` and 
 :mod:`generator.output.apply`. Rules specific to this tree:
 
 * output roots must not overlap each other, the specs folders or the project root (a usage
-  error): cleanup in one root would otherwise delete the files of another;
+  error for ``out``, ``--out`` and ``--tests``; SD410-SD414 findings at the key for a target's
+  own folders): cleanup in one root would otherwise delete the files of another;
 * stale files (carrying the header, produced by no document) are only looked for when the
   whole configured set of documents was generated (``prune``), with none skipped for lint
   errors: otherwise a file of a document that was not part of this run would look stale.
@@ -51,8 +56,8 @@ from generator.output.plan import (
 from generator.output.rendered import unloadable
 from generator.output.sources import Sources
 from generator.run.expected import expected_outputs
+from generator.run.folders import Placement, folder_key, place
 from generator.targets import Target, module_parts
-from generator.targets.registry import resolve_targets
 
 __all__ = [
     "Change",
@@ -73,8 +78,11 @@ __all__ = [
 class GenerateOutcome:
     """What ``generate`` found and did; ``written``/``deleted`` stay 0 with ``check``.
 
-    ``tests`` is the plan of the ``--tests`` folder (None without it); ``reported`` holds
-    the findings targets report about the whole set (the SQL target's SD121/SD122).
+    ``tests`` is the plan of the ``--tests`` (or configured ``tests``) folder, None without
+    one; ``more`` the plans of the folders targets have of their own (``[tool.statedoc.<name>]
+    out``/``tests``), whose writes and deletions count in ``written``/``tests_written`` and
+    ``deleted``; ``reported`` holds the findings targets report about the whole set (the SQL
+    target's SD121/SD122).
     """
 
     plan: Plan
@@ -86,10 +94,11 @@ class GenerateOutcome:
     tests: Plan | None = None
     tests_written: int = 0
     reported: list[Finding] = field(default_factory=list)
+    more: list[Plan] = field(default_factory=list)
 
     @property
     def plans(self) -> list[Plan]:
-        return [self.plan] + ([self.tests] if self.tests is not None else [])
+        return [self.plan] + ([self.tests] if self.tests is not None else []) + self.more
 
     @property
     def problems(self) -> list[Problem]:
@@ -205,9 +214,11 @@ def generate(
     generated document in that folder. Overlapping output roots and unknown targets raise
     :class:`ConfigError` before anything is read or written.
     """
+    given = out
     out = out if out is not None else config.out
     check_roots(out, config, tests=tests)
-    chosen = resolve_targets(targets, config, tests=tests)
+    placement = place(targets, config, out=given, tests=tests)
+    _check_given(placement, out if given is not None else None, tests)
     settings = config if out == config.out else config._replace(out=out)
     by_display = {f.display: f for f in files}
     if sources is None:
@@ -224,43 +235,113 @@ def generate(
             unreadable.append(unloadable(result.path, sources))
         else:
             candidates.append((by_display[result.path], result))
-    folders: dict[str, Path | None] = {"out": out, "tests": tests}
+    main = folder_key("out", out)
+    if placement.blocked:  # a configured folder is unsafe: read and write nothing
+        plan = plan_outputs([], out, prune=False, root=config.root)
+        plan.problems[:] = sorted(placement.problems, key=lambda p: (p.line, p.column))
+        return GenerateOutcome(plan, [], sorted(blocked), check)
+    chosen = placement.targets
+    roots = {target.name: placement.key(target.name) for target in chosen}
+    folders: dict[str, Path | None] = {roots[t.name]: placement.folders[t.name] for t in chosen}
     outputs, problems, generated = expected_outputs(
-        candidates, settings, chosen, cache, sources, folders
+        candidates, settings, chosen, cache, sources, folders, roots, placement.settings
     )
     complete = not blocked and not unreadable and not problems
-    plans: dict[str, Plan] = {}
-    for root, listed in outputs.items():
-        folder = folders[root]
-        assert folder is not None  # resolve_targets refuses the tests target without a folder
-        owners = [t for t in chosen if t.root == root]
-        plans[root] = plan_outputs(
-            listed,
-            folder,
-            prune=prune and complete,
-            root=config.root,
-            owns=_owned_by(owners),
-            other_roots=[r for r in (out, tests, config.out) if r is not None and r != folder],
-        )
-    plan = plans.get("out") or plan_outputs([], out, prune=False, root=config.root)
+    plans = _plans(outputs, placement, roots, folders, prune=prune and complete, root=config.root)
+    plan = (
+        plans.pop(main) if main in plans else plan_outputs([], out, prune=False, root=config.root)
+    )
     plan.problems[:0] = sorted(unreadable + problems, key=lambda p: (p.path, p.line, p.column))
+    plan.problems.extend(placement.problems)  # SD414: reported, not blocking
     if prune and not complete:
         plan.notes.append("stale files were not looked for: some documents were not generated")
     outcome = GenerateOutcome(plan, generated, sorted(blocked), check)
-    outcome.tests = plans.get("tests")
-    if outcome.tests is not None:
-        outcome.tests.fix = f"statedoc generate --tests {display(folders['tests'] or out)}"
+    tests_folder = tests if tests is not None else config.tests
+    if tests_folder is not None:
+        outcome.tests = plans.pop(folder_key("tests", tests_folder), None)
+    if outcome.tests is not None and tests is not None:
+        outcome.tests.fix = f"statedoc generate --tests {display(tests)}"
+    outcome.more = [plans[key] for key in sorted(plans)]
+    of_tests = {id(plans[key]) for key in plans if key.startswith("tests\0")}
     outcome.reported = _target_findings(
         chosen, candidates, set(generated), files, sources, settings
     )
     if not check:
-        outcome.written, outcome.deleted = apply_recorded(plan, sources.signatures)
         if outcome.tests is not None:
-            tests_written, tests_deleted = apply_recorded(outcome.tests, sources.signatures)
-            outcome.tests_written = tests_written
-            outcome.deleted += tests_deleted
+            of_tests.add(id(outcome.tests))
+        _apply_all(outcome, of_tests, sources)
     sources.signatures.save()
     return outcome
+
+
+def _plans(
+    outputs: dict[str, list[Output]],
+    placement: Placement,
+    roots: dict[str, str],
+    folders: dict[str, Path | None],
+    *,
+    prune: bool,
+    root: Path,
+) -> dict[str, Plan]:
+    """One plan per folder (and kind), cleaned only of its own targets' files and never
+    walking into another known folder."""
+    plans: dict[str, Plan] = {}
+    for key, listed in outputs.items():
+        folder = folders[key]
+        assert folder is not None  # every chosen target has a folder
+        here = os.path.realpath(folder)
+        plans[key] = plan_outputs(
+            listed,
+            folder,
+            prune=prune,
+            root=root,
+            owns=_owned_by([t for t in placement.targets if roots[t.name] == key]),
+            other_roots=[r for r in placement.known if os.path.realpath(r) != here],
+        )
+    return plans
+
+
+def _apply_all(outcome: GenerateOutcome, of_tests: set[int], sources: Sources) -> None:
+    """Apply every plan, counting writes of test folders apart."""
+    outcome.written, outcome.deleted = apply_recorded(outcome.plan, sources.signatures)
+    for extra in ([outcome.tests] if outcome.tests is not None else []) + outcome.more:
+        written, deleted = apply_recorded(extra, sources.signatures)
+        if id(extra) in of_tests:
+            outcome.tests_written += written
+        else:
+            outcome.written += written
+        outcome.deleted += deleted
+
+
+def _check_given(placement: Placement, out: Path | None, tests: Path | None) -> None:
+    """``--out`` and ``--tests`` against the folders the configuration gives the chosen
+    targets (usage errors, as :func:`check_roots`' are)."""
+    if out is not None:
+        for (name, key), folder in sorted(placement.configured.items()):
+            chosen = name in placement.folders
+            if key == "out" and chosen and folder != out and _overlap(out, folder):
+                raise ConfigError(
+                    f"--out {display(out)} overlaps the output folder {display(folder)} of "
+                    f"[tool.statedoc.{name}] out: one output root nested in another would "
+                    "delete the other's files as stale; choose a folder outside it"
+                )
+    if tests is None:
+        return
+    for target in placement.targets:
+        if target.root != "out":
+            continue
+        folder = placement.folders[target.name]
+        try:
+            depth = len(Path(os.path.realpath(tests)).relative_to(os.path.realpath(folder)).parts)
+        except ValueError:
+            continue
+        if depth > 1:
+            raise ConfigError(
+                f"--tests {display(tests)} lies {depth} folders deep in the output folder "
+                f"{display(folder)}, where its test modules would look like stale generated "
+                "modules; use the output folder itself, a folder directly in it, or one "
+                "outside it"
+            )
 
 
 def _target_findings(

@@ -7,6 +7,10 @@ subclasses: ``files`` and ``owns`` are its own, every other capability has an ex
 default here (``root``, ``create_only``, ``package_files``, ``findings``, ``tests_target``,
 ``context``), and the pipeline uses nothing a target does not declare this way.
 
+Every target's table may also say where its files go (``out``) and where its generated tests
+go (``tests``): :data:`FOLDER_KEYS`, read here for all of them (:func:`folder_value`) and never
+passed to the target's own parser; :mod:`generator.run.folders` resolves and checks them.
+
 Built-in targets are the lines of :data:`REGISTRY`; another distribution adds one with an
 entry point in the ``statedoc.targets`` group that names its :class:`TargetSpec`
 (:mod:`generator.targets.registry` finds both). Adding a built-in target is its own package
@@ -32,6 +36,23 @@ Root = Literal["out", "tests"]
 #: Parses a target's ``[tool.statedoc.<name>]`` table; ``where`` names it in errors, which are
 #: :class:`~generator.core.errors.ConfigError`.
 SettingsParser = Callable[[Mapping[str, Any], str], object]
+#: Keys every ``[tool.statedoc.<name>]`` accepts, whatever the target: its own output folder
+#: and the folder of its generated tests (relative to the project root).
+FOLDER_KEYS: tuple[str, ...] = ("out", "tests")
+
+
+def own_table(table: Mapping[str, Any]) -> dict[str, Any]:
+    """``table`` without :data:`FOLDER_KEYS`: what the target's own parser reads."""
+    return {key: value for key, value in table.items() if key not in FOLDER_KEYS}
+
+
+def folder_value(config: Config | None, name: str, key: str) -> object:
+    """``out`` or ``tests`` of ``[tool.statedoc.<name>]`` as written (None when absent);
+    checked, with findings, by :mod:`generator.run.folders`."""
+    if config is None:
+        return None
+    table = config.target_tables.get(name)
+    return table.get(key) if isinstance(table, Mapping) else None
 
 
 class Target(abc.ABC):
@@ -44,6 +65,9 @@ class Target(abc.ABC):
     root: ClassVar[Root] = "out"
     #: Files written once when missing, then the user's: never compared, replaced or deleted.
     create_only: ClassVar[bool] = False
+    #: A target of generated tests names the target whose files its files import: it renders
+    #: with ``settings.out`` set to that target's folder (which may be its own ``out``).
+    tests_of: ClassVar[str | None] = None
 
     @abc.abstractmethod
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
@@ -79,14 +103,19 @@ class Target(abc.ABC):
         folder decides the bytes (a folder it was built for): part of the render cache key."""
         return ""
 
+    def schema(self) -> str | None:
+        """The JSON Schema of the files it writes, when other programs read them as data
+        (``statedoc schema --target NAME``); None by default."""
+        return None
+
 
 def table_of(config: Config | None, name: str) -> tuple[Mapping[str, Any], str]:
-    """The ``[tool.statedoc.<name>]`` table of ``config`` (``{}`` without one) and where it
-    is, as its parser's errors name it."""
+    """The ``[tool.statedoc.<name>]`` table of ``config`` (``{}`` without one) without the
+    folder keys, and where it is, as its parser's errors name it."""
     if config is None:
         return {}, f"[tool.statedoc.{name}]"
     source = "" if config.source is None else f"{config.source} "
-    return config.target_tables.get(name, {}), f"{source}[tool.statedoc.{name}]"
+    return own_table(config.target_tables.get(name, {})), f"{source}[tool.statedoc.{name}]"
 
 
 def _resolve(reference: object) -> Any:
@@ -102,9 +131,10 @@ class TargetSpec(NamedTuple):
     NamedTuple: the configuration reads the registry on every start of ``statedoc lint``).
 
     ``target`` is the :class:`Target` subclass or ``"module:attribute"`` of it (imported only
-    when the target runs); ``settings`` parses ``[tool.statedoc.<name>]`` (the table, where it
-    is) into what the class is built with, or is ``"module:attribute"`` of that function;
-    None: the target takes no table, and one is an unknown key of ``[tool.statedoc]``.
+    when the target runs); ``settings`` parses ``[tool.statedoc.<name>]`` (the table without
+    :data:`FOLDER_KEYS`, where it is) into what the class is built with, or is
+    ``"module:attribute"`` of that function; None: the target takes no settings of its own,
+    and its table may hold only :data:`FOLDER_KEYS`.
     ``commands`` are the sub-commands the target adds to ``statedoc`` (``db`` for ``sql``):
     ``(name, module)`` pairs, each module with ``register(sub, common)`` as the CLI's own."""
 
@@ -114,11 +144,17 @@ class TargetSpec(NamedTuple):
     commands: tuple[tuple[str, str], ...] = ()
 
     def parse(self, table: Mapping[str, Any], where: str) -> object:
-        """The target's settings from its table (``{}`` when the project has none)."""
+        """The target's settings from its table (``{}`` when the project has none); the
+        folder keys are the seam's, not the parser's."""
+        own = own_table(table)
         if self.settings is None:
+            if own:
+                from generator.load.config import known_keys
+
+                known_keys(own, FOLDER_KEYS, where)
             return None
         parser: SettingsParser = _resolve(self.settings)
-        return parser(table, where)
+        return parser(own, where)
 
     def build(self, config: Config | None = None) -> Target:
         """The target, built with its settings from ``config`` (defaults without one)."""
@@ -155,6 +191,7 @@ REGISTRY: dict[str, TargetSpec] = {
         ),
         TargetSpec("typescript", "generator.targets.typescript:TypeScriptTarget"),
         TargetSpec("conformance", "generator.targets.conformance:ConformanceTarget"),
+        TargetSpec("vectors", "generator.targets.vectors:VectorsTarget"),
     )
 }
 #: What ``generate`` writes when neither ``[tool.statedoc] targets`` nor ``--target`` says.

@@ -12,7 +12,7 @@ A plugin named like a built-in target, or two plugins of one name, are configura
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -102,9 +102,9 @@ def get_target(name: str, config: Config | None = None) -> Target:
 
 
 def takes_table(name: str) -> bool:
-    """Whether ``name`` is a target that reads a ``[tool.statedoc.<name>]`` table."""
-    spec = lookup(name)
-    return spec is not None and spec.settings is not None
+    """Whether ``name`` is a target, so ``[tool.statedoc.<name>]`` is its table (every target
+    takes one: at least the folder keys of :data:`~generator.targets.FOLDER_KEYS`)."""
+    return lookup(name) is not None
 
 
 def table_targets() -> list[str]:
@@ -126,28 +126,37 @@ def check_tables(tables: Mapping[str, object], source: Path) -> None:
 
 
 def resolve_targets(
-    names: Sequence[str] | None, config: Config, *, tests: Path | None = None
+    names: Sequence[str] | None,
+    config: Config,
+    *,
+    tests: Path | Callable[[Target], Path | None] | None = None,
 ) -> list[Target]:
-    """The targets to run: ``names`` (``--target``), else the configured ones; ``tests``
-    (``--tests DIR``) adds the ``tests`` target, and each chosen target's own test target where
-    it has one (:meth:`~generator.targets.Target.tests_target`). Unknown names, and a target
-    that writes into the ``--tests`` folder without one, are usage errors."""
+    """The targets to run: ``names`` (``--target``), else the configured ones, then the test
+    target of each (:meth:`~generator.targets.Target.tests_target`: Python's pytest modules,
+    TypeScript's ``node --test`` files) that has a tests folder: ``tests`` is ``--tests DIR``
+    (every chosen target's) or gives each target its folder (the configured ones), None for
+    none. Only the chosen targets' tests are written. Unknown names, and a target that writes
+    into a tests folder without one, are usage errors."""
     chosen = list(dict.fromkeys(names or config.targets or DEFAULT_TARGETS))
-    if tests is not None and "tests" not in chosen:
-        chosen.append("tests")
     unknown = unknown_targets(chosen)
     if unknown:
         raise ConfigError(f"unknown target(s) {', '.join(unknown)}; known: {', '.join(known())}")
     resolved = [get_target(name, config) for name in chosen]
-    if tests is None:
-        for target in resolved:
-            if target.root == "tests":
-                raise ConfigError(
-                    f"the {target.name} target writes into a folder of its own: pass --tests DIR"
-                )
-        return resolved
+
+    def folder_of(target: Target) -> Path | None:
+        return tests(target) if callable(tests) else tests
+
+    for target in resolved:
+        if target.root == "tests" and folder_of(target) is None:
+            raise ConfigError(
+                f"the {target.name} target writes into a folder of its own: pass --tests DIR "
+                "or set [tool.statedoc] tests"
+            )
+    names_now = {target.name for target in resolved}
     for target in list(resolved):
-        companion = target.tests_target(tests)
-        if companion is not None:
+        folder = None if target.root == "tests" else folder_of(target)
+        companion = None if folder is None else target.tests_target(folder)
+        if companion is not None and companion.name not in names_now:
             resolved.append(companion)
+            names_now.add(companion.name)
     return resolved

@@ -9,11 +9,15 @@ For any generated module ``m`` (and, best, the spec document it came from):
   ``Machine`` at random with random guards and checks every attempt and invariant;
 - :func:`statedoc_tests` (alias :func:`make_tests`) packs both into a pytest class in one
   line, and :func:`render_test_module` writes such a test module (``generate --tests``);
+- every verdict these proofs expect is the spec's verdict vectors
+  (:mod:`generator.targets.vectors`, the ``vectors`` target's ``<name>.vectors.json``), the
+  same file the SQL and TypeScript tests and a team's own implementation are held to;
 - :func:`conformance_tests` proves *your service* against a spec through an :class:`Adapter`
-  (:mod:`.conformance`), and :mod:`.coverage` measures which transitions your own tests
-  exercised (pytest: ``--statedoc-coverage``, the plugin :mod:`.pytest_plugin`);
-- :mod:`.sql` drives a database table through the generated SQL, and :mod:`.pgserver` starts
-  a throwaway PostgreSQL for such tests;
+  (:mod:`.conformance`), and :mod:`.coverage` measures which transitions your own tests and
+  your service exercised (pytest: ``--statedoc-coverage``, the plugin :mod:`.pytest_plugin`);
+  statedoc's proofs of its own module count nothing there;
+- :mod:`generator.targets.sql.testing` drives a database table through the generated SQL, and
+  :mod:`.pgserver` starts a throwaway PostgreSQL for such tests;
 - :mod:`.strategies` generates valid and broken spec documents for property tests.
 
 The module proofs live in :mod:`.proofs`, the pytest helpers in :mod:`.generated_tests`.

@@ -16,17 +16,24 @@ revision or from a test's made-up spec never counts) and records what happened:
 What counts: a state an object was created in or reached; a declared transition performed (an
 accepted attempt); an invalid pair attempted (whatever the verdict: the test tried it). The
 percentage is covered items over states + declared transitions + invalid pairs.
+
+What never counts: statedoc's proof of its own generated module (:func:`not_counted`, around
+``check_module``, ``run_machine`` and the tests ``statedoc_tests`` makes, which is what a
+generated ``test_<...>.py`` runs): it exercises the module, not your code. The conformance kit
+counts the verdicts of *your* system through its adapter, by default.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import json
 import os
 import threading
 import types
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +42,23 @@ from generator.testing.proofs.expected import Expected, load_spec
 
 Pair = tuple[str, str]
 Key = tuple[str, str]  # (spec id, document SHA-256)
+
+_QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("statedoc_not_counted", default=False)
+
+
+@contextlib.contextmanager
+def not_counted() -> Iterator[None]:
+    """Nothing recorded inside (in this thread or task): statedoc's self-proofs run in it."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
+def counting() -> bool:
+    """Whether a collector records now (False inside :func:`not_counted`)."""
+    return not _QUIET.get()
 
 
 @dataclass
@@ -47,19 +71,25 @@ class SpecCoverage:
     transitions: Counter[Pair] = field(default_factory=Counter)
     invalid: Counter[Pair] = field(default_factory=Counter)
 
-    def parts(self) -> dict[str, tuple[list[str], list[str]]]:
-        """Part name -> (covered, missed) item labels, in spec order."""
+    def items(self) -> dict[str, tuple[list[Any], list[Any]]]:
+        """Part name -> (covered, missed) items (a state name, or a pair), in spec order."""
         e = self.expected
 
-        def split(items: Iterable[Any], seen: Mapping[Any, int]) -> tuple[list[str], list[str]]:
+        def split(items: Iterable[Any], seen: Mapping[Any, int]) -> tuple[list[Any], list[Any]]:
             listed = list(items)
-            label = _label
-            return [label(i) for i in listed if seen[i]], [label(i) for i in listed if not seen[i]]
+            return [i for i in listed if seen[i]], [i for i in listed if not seen[i]]
 
         return {
             "states": split(e.states, self.states),
             "transitions": split(e.transitions, self.transitions),
             "invalid pairs": split(e.invalid, self.invalid),
+        }
+
+    def parts(self) -> dict[str, tuple[list[str], list[str]]]:
+        """Part name -> (covered, missed) item labels for the table (``'a' -> 'b'``)."""
+        return {
+            part: ([_label(i) for i in hit], [_label(i) for i in missed])
+            for part, (hit, missed) in self.items().items()
         }
 
     def totals(self) -> tuple[int, int]:
@@ -74,6 +104,11 @@ class SpecCoverage:
 
 def _label(item: str | Pair) -> str:
     return repr(item) if isinstance(item, str) else f"{item[0]!r} -> {item[1]!r}"
+
+
+def _json_item(item: str | Pair) -> object:
+    """A state as its name, a pair as ``{"from": ..., "to": ...}``: values, not reprs."""
+    return item if isinstance(item, str) else {"from": item[0], "to": item[1]}
 
 
 class Collector:
@@ -110,14 +145,14 @@ class Collector:
 
     def state(self, key: Key, state: str) -> None:
         found = self._find(key)
-        if found is not None and state in found.expected.state_set:
+        if found is not None and state in found.expected.state_set and counting():
             with self._lock:
                 found.states[state] += 1
 
     def attempt(self, key: Key, from_state: str, to_state: str, accepted: bool) -> None:
         """One attempt; an accepted declared pair covers the transition and both states."""
         found = self._find(key)
-        if found is None:
+        if found is None or not counting():
             return
         pair = (from_state, to_state)
         with self._lock:
@@ -178,8 +213,11 @@ class Collector:
                     "total": total,
                     "percent": round(found.percent(), 2),
                     "parts": {
-                        part: {"covered": hit, "missed": missed}
-                        for part, (hit, missed) in found.parts().items()
+                        part: {
+                            "covered": [_json_item(i) for i in hit],
+                            "missed": [_json_item(i) for i in missed],
+                        }
+                        for part, (hit, missed) in found.items().items()
                     },
                 }
             )

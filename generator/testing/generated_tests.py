@@ -109,6 +109,7 @@ def statedoc_tests(
     module: types.ModuleType | str,
     spec: SpecLike | None = None,
     *,
+    vectors: str | os.PathLike[str] | None = None,
     settings: hypothesis.settings | None = None,
     name: str | None = None,
 ) -> type:
@@ -118,14 +119,25 @@ def statedoc_tests(
     above the module) or a parsed :class:`~generator.model.spec.Spec`. With it, the expected
     behaviour comes from the spec, so a module whose tables and behaviour are wrong together
     still fails; without it the module's own tables are the model (only self-consistency).
+    ``vectors``: the spec's vectors file (:mod:`generator.targets.vectors`; relative paths
+    tried like the spec's): when it exists, every verdict of ``test_all_pairs`` is the
+    file's and a file that disagrees with the spec fails; when it does not, the verdicts
+    are computed from the spec (the same function writes the file).
     ``settings``: Hypothesis settings for the state machine (default: the active profile).
+    Neither test counts as statedoc coverage (:func:`generator.testing.coverage.not_counted`):
+    they prove statedoc's module, not your code.
     """
     resolved = functools.cache(lambda: _module(module))
 
     def test_all_pairs(self: object) -> None:
         from generator.testing.proofs.checks import check_module
+        from generator.testing.proofs.expected import resolve_spec_path
 
-        check_module(resolved(), spec)
+        found = None
+        if vectors is not None:
+            path = resolve_spec_path(vectors, resolved())
+            found = path if path.is_file() else None
+        check_module(resolved(), spec, vectors=found)
 
     def test_state_machine(self: object) -> None:
         from generator.testing.proofs.state_machine import run_machine, state_machine_for

@@ -11,8 +11,11 @@ Registered through the ``pytest11`` entry point ``statedoc``; it does nothing un
 Every generated ``Machine`` is instrumented the moment its class is created, however its
 module is loaded (:func:`generator.testing.coverage.hook_class_creation`), and those already
 imported when the run starts are instrumented then (and again before each test, a cheap
-safety net). Record what no generated ``Machine`` sees (your own service through an adapter)
-with :class:`~generator.testing.coverage.CoveringAdapter` and
+safety net). statedoc's proof of its own generated module (the ``test_<...>.py`` that
+``generate --tests`` writes, ``check_module``, ``run_machine``) counts nothing: it runs none
+of your code. The conformance kit (:func:`~generator.testing.conformance_tests`) counts the
+verdicts your system gives through its adapter by default; record anything else with
+:class:`~generator.testing.coverage.CoveringAdapter` and
 :func:`~generator.testing.coverage.active`.
 Imports nothing of statedoc until coverage is asked for.
 """

@@ -286,12 +286,15 @@ def test_a_state_named_like_the_marker_stays_a_state() -> None:
 
 _STATE = re.compile(r'  state "((?:[^"#;]|#[0-9]+;)+)" as s([0-9]+)\n')
 _EDGE = re.compile(r"  (s[0-9]+|\[\*\]) --> (s[0-9]+|\[\*\])(?: : ((?:[^:;#\n]|#[0-9]+;)+))?\n")
-# Outside entities and <br>, none of these may reach Mermaid raw.
-_RAW_FORBIDDEN = re.compile(r'[#;:%"{}\[\]<>&*_`~$\\|\t\r\x00-\x08\x0b-\x1f\x7f-\x9f]')
+# Outside entities and <br>, none of these may reach Mermaid raw (``_`` only inside a word).
+_RAW_FORBIDDEN = re.compile(r'[#;:%"{}\[\]<>&*`~$\\|\t\r\x00-\x08\x0b-\x1f\x7f-\x9f]')
 
 
 def _check_text(text: str, line_break: str) -> None:
     for line in text.split(line_break):
+        for run in re.finditer("_+", line):  # between a letter or digit on each side
+            start, end = run.span()
+            assert line[start - 1 : start].isalnum() and line[end : end + 1].isalnum(), line
         plain = re.sub(r"#[0-9]+;", "", line)
         assert not _RAW_FORBIDDEN.search(plain), line
         assert not re.search("direction", plain, re.IGNORECASE), line

@@ -207,6 +207,6 @@ def test_build_and_diagram_write_refusals_are_findings(
 
 def test_every_output_code_is_in_the_catalogue() -> None:
     codes = {r.code: r for r in all_rules() if r.scope == "output"}
-    assert sorted(codes) == [f"SD40{n}" for n in range(1, 10)]
+    assert sorted(codes) == [f"SD4{n:02}" for n in range(1, 15)]
     for rule in codes.values():
         assert rule.severity.value == "error" and rule.bad and rule.good

@@ -69,3 +69,56 @@ def test_forgotten_rollback_is_caught_on_postgres(pg: Any) -> None:
     ) in str(caught.value)
     with pytest.raises(ConformanceError, match=r"path: create 'pending'; 'pending' -> '[^;]*' "):
         cls().test_random_walk(None)
+
+
+class PlainUpdates:
+    """A newcomer's adapter: plain UPDATEs through psycopg, the SQL target's triggers refuse
+    what the spec does not allow (their SQLSTATEs become False), nothing else is caught."""
+
+    def __init__(self, pg: Any) -> None:
+        self.store = TriggerStore.postgresql(pg, "attempt", triggers=True)
+
+    def create(self, state: str) -> int:
+        return self.store.add(state)
+
+    def read(self, obj: int) -> object:
+        return self.store.status(obj)
+
+    def attempt(self, obj: int, to_state: str) -> bool:
+        import psycopg
+
+        try:
+            self.store._update(obj, to_state)
+        except psycopg.Error as exc:
+            if exc.sqlstate in ("SDF01", "SDU01", "SDS01"):
+                return False
+            raise
+        return True
+
+
+class CarriesNoNul(PlainUpdates):
+    cannot_carry = "\x00"
+
+
+def test_a_name_psycopg_cannot_send_says_what_to_do(pg: Any) -> None:
+    cls = conformance_tests(spec=SEEDS["attempt"], adapter=lambda: PlainUpdates(pg))
+    with pytest.raises(ConformanceError) as caught:
+        cls().test_undeclared_rejected(None)
+    message = str(caught.value)
+    assert "the adapter's attempt('pending\\x00') raised DataError" in message
+    assert 'on the adapter class, cannot_carry = "\\x00", to leave such names out' in message
+    # Every failure is a NUL the driver refused: the triggers themselves refuse all else.
+    assert all("U+0000" in problem for problem in caught.value.problems)
+
+
+def test_an_adapter_that_declares_what_it_cannot_carry_passes(pg: Any) -> None:
+    cls = conformance_tests(spec=SEEDS["attempt"], adapter=lambda: CarriesNoNul(pg))
+    instance = cls()
+    for name in (
+        "test_reaches_every_state",
+        "test_declared_transitions",
+        "test_invalid_pairs_rejected",
+        "test_undeclared_rejected",
+        "test_random_walk",
+    ):
+        getattr(instance, name)(None)

@@ -102,7 +102,8 @@ def test_a_service_missing_a_declared_transition_is_caught() -> None:
 def test_a_service_that_accepts_an_unknown_state_is_caught() -> None:
     found = failures(AcceptsUnknownState)
     assert set(found) == {"test_undeclared_rejected", "test_random_walk"}
-    assert "'pending' -> ' ' was accepted, but ' ' is no state" in found["test_undeclared_rejected"]
+    message = found["test_undeclared_rejected"]
+    assert "'pending' -> 'PENDING' was accepted, but 'PENDING' is no state" in message
     walk = found["test_random_walk"].rstrip()
     match = re.search(r"path: create 'pending'; 'pending' -> '([^;]*)' accepted$", walk)
     assert match is not None, walk

@@ -199,7 +199,9 @@ def test_the_plugin_prints_a_table_writes_json_and_fails_under(project: Path) ->
     assert f"STATE-PFM-TNL-002 {SEEDS['attempt']}: 3/11 (27%)" in done.stdout
     assert "FAIL statedoc coverage 27.27% is below --statedoc-fail-under=50" in done.stdout
     report = json.loads(out.read_text())
-    assert report["specs"][0]["parts"]["transitions"]["covered"] == ["'pending' -> 'running'"]
+    parts = report["specs"][0]["parts"]
+    assert parts["transitions"]["covered"] == [{"from": "pending", "to": "running"}]
+    assert parts["states"]["covered"] == ["pending", "running"]
     passing = run_pytest(project, "--statedoc-fail-under=27")
     assert passing.returncode == 0, passing.stdout + passing.stderr
     assert "reaches --statedoc-fail-under=27" in passing.stdout

@@ -43,7 +43,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "paths", nargs="*", metavar="PATH", help="files or folders (default: configured specs)"
     )
-    parser.add_argument("--out", metavar="DIR", help="output folder (default: configured out)")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="output folder of every target (default: each target's configured out)",
+    )
     parser.add_argument(
         "--check",
         action="store_true",
@@ -60,8 +64,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tests",
         metavar="DIR",
-        help="also write a pytest module per generated spec into DIR (generator.testing: "
-        "all-pairs check and a Hypothesis state machine against the spec)",
+        help="also write the chosen targets' generated tests into DIR: a pytest module per "
+        "spec for python, a node --test file for typescript (default: [tool.statedoc] tests "
+        "or the target's own tests, if configured)",
     )
     parser.set_defaults(run=run)
 
@@ -100,6 +105,9 @@ def _summary(outcome: GenerateOutcome) -> str:
                 )
             else:
                 text += f"; {_folder(tests)} is up to date"
+        for more in outcome.more:
+            pending = f"{len(more.changes)} file(s) would change" if more.changes else "up to date"
+            text += f"; {_folder(more)}: {pending}"
         return text + "." + tail
     text = (
         f"generate: {documents} -> {_folder(plan)} ({outcome.written} written, "
@@ -110,6 +118,8 @@ def _summary(outcome: GenerateOutcome) -> str:
             f"; {len(tests.outputs)} test module(s) -> {_folder(tests)} "
             f"({outcome.tests_written} written, {tests.unchanged} unchanged)"
         )
+    for more in outcome.more:  # the folders targets have of their own
+        text += f"; {len(more.outputs)} file(s) -> {_folder(more)}"
     return text + "." + tail
 
 

@@ -18,6 +18,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     explain.add_argument("code")
     explain.set_defaults(run=run_explain)
     schema = sub.add_parser("schema", help="print the JSON Schema of the front matter")
+    schema.add_argument(
+        "--target",
+        metavar="NAME",
+        help="print the JSON Schema of a target's files instead (vectors: <name>.vectors.json)",
+    )
     schema.set_defaults(run=run_schema)
 
 
@@ -81,6 +86,21 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def run_schema(args: argparse.Namespace) -> int:
+    if args.target is not None:
+        from generator.core.errors import ConfigError
+        from generator.targets.registry import get_target, known
+
+        try:
+            text = get_target(args.target).schema()
+        except (KeyError, ConfigError) as exc:
+            detail = exc if isinstance(exc, ConfigError) else f"known: {', '.join(known())}"
+            print(f"statedoc: error: unknown target {args.target!r} ({detail})", file=sys.stderr)
+            return EXIT_USAGE
+        if text is None:
+            print(f"statedoc: error: the {args.target} target publishes no schema", file=sys.stderr)
+            return EXIT_USAGE
+        sys.stdout.write(text)
+        return EXIT_OK
     from generator.load.schema import schema_text
 
     sys.stdout.write(schema_text())

@@ -112,11 +112,12 @@ def parse_state_diagram(text: str) -> Diagram:
 _FAST_ID = "[A-Za-z][A-Za-z0-9_]*"
 _FAST_END = rf"(?:{_FAST_ID}|\[\*\])"
 # One run, checked for a non-blank afterwards: ``[set]*[set-without-space][set]*`` would
-# backtrack quadratically over a long label that fails at its end. A numeric entity (``#95;``,
-# how statedoc's renderer writes ``_``) starts with a character the set lacks: no backtracking.
+# backtrack quadratically over a long label that fails at its end. A numeric entity (``#59;``,
+# how statedoc's renderer writes ``;``) starts with a character the set lacks: no backtracking.
+# ``_`` is plain text in names and labels (statedoc writes it as is inside words).
 # Possessive runs (never given back: what follows cannot start with a character of the set but
 # a blank, and `` *$`` takes no blank the run left) match as the plain ones do, a third faster.
-_FAST_TEXT = r"(?:[A-Za-z0-9 .,()/!?'-]++|#[0-9]++;)*+"
+_FAST_TEXT = r"(?:[A-Za-z0-9 _.,()/!?'-]++|#[0-9]++;)*+"
 _FAST_LINE = re.compile(
     rf"(?P<blank> *)$"
     rf'| *(?P<kw>state) +"(?P<name>{_FAST_TEXT})" +as +(?P<alias>{_FAST_ID}) *$'

@@ -24,6 +24,7 @@ class ConformanceTarget(Target):
     name = "conformance"
     root = "tests"
     create_only = True
+    tests_of = "python"
 
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
         from generator.targets.conformance.skeleton import render_conformance_skeleton

@@ -13,6 +13,8 @@ from generator.render.environment import has_header
 from generator.targets import Target, base_path, document_sha256, source_path
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from generator.load.config import Config
     from generator.model.document import Document
 
@@ -53,6 +55,13 @@ class PythonTarget(Target):
             folder = package.rsplit("/", 1)[-1]
             files[f"{package}/{_INIT}"] = render_package_init(folder).encode("utf-8")
         return files
+
+    def tests_target(self, folder: Path) -> Target:
+        """With a tests folder: the pytest module proving each generated module (the
+        ``tests`` target)."""
+        from generator.targets.tests import TestsTarget
+
+        return TestsTarget()
 
     def owns(self, path: str, first_line: str) -> bool:
         """Modules at ``<area>/<module>/<name>.py``, ``__init__.py`` down to that depth and

@@ -16,14 +16,18 @@ statedoc's own loader and its Python module is generated in memory from it (the 
 ``Machine`` ``statedoc generate`` writes, never a file of your tree, so it cannot be stale).
 Nothing is learnt from the system under test.
 
-The class (:mod:`.suite`) runs generated plans (:mod:`.plan`): the shortest path from an
-initial state to every state, every declared transition (its source reached along a shortest
-path), every pair the spec lists as invalid attempted from its source, a bounded sample of
-undeclared pairs and a few names that are no state (each must be rejected and leave the stored
-state unchanged); and a Hypothesis random walk (:mod:`.walk`) comparing the system with the
-generated ``Machine`` after every step. The adapter protocol, the oracle and the runner of
-plans are in :mod:`.core`. Every failure is a :class:`ConformanceError` naming the path that
-led to it: a plan's path is a shortest one; the walk's is shrunk by Hypothesis.
+The class (:mod:`.suite`) runs generated plans (:mod:`.plan`) whose verdicts are the spec's
+vectors (:mod:`generator.targets.vectors`): the shortest path from an initial state to every
+state, every declared transition (its source reached along a shortest path), every pair the
+spec lists as invalid attempted from its source, every undeclared pair up to
+:data:`.plan.MAX_UNDECLARED` (beyond it a fixed sample trying every source state) and every
+name that is no state (case, width, padding and normalisation variants of every state: each
+must be rejected and leave the stored state unchanged); and a Hypothesis random walk
+(:mod:`.walk`) comparing the system with the generated ``Machine`` after every step. With
+``pytest --statedoc-coverage`` the system's verdicts count as coverage of the spec. The
+adapter protocol, the oracle and the runner of plans are in :mod:`.core`. Every failure is
+a :class:`ConformanceError` naming the path that led to it: a plan's path is a shortest one;
+the walk's is shrunk by Hypothesis.
 
 Imports neither Hypothesis nor Jinja2 until a test runs.
 """

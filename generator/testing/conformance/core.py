@@ -18,7 +18,7 @@ from generator.testing.conformance.plan import Check
 from generator.testing.proofs.expected import Expected
 
 if TYPE_CHECKING:
-    pass
+    from generator.testing.coverage import Collector
 
 _MAX_LISTED = 20
 _NAMES = itertools.count()
@@ -42,9 +42,12 @@ class Adapter(Protocol):
       of the spec. Any exception is reported as a failure of the system.
 
     Optional: ``close()`` is called when a test (or a Hypothesis example) is done with the
-    adapter. Once specs declare events (issue 14), ``fire(obj, event) -> bool`` will be used
-    the same way: the walk fires declared, undeclared and unknown events and compares with
-    ``Machine.fire``; adapters without ``fire`` keep working unchanged.
+    adapter. ``cannot_carry`` (a class attribute, a string of characters): names holding any
+    of them are never sent (say ``"\\x00"``: PostgreSQL text cannot hold NUL, and psycopg
+    and node-postgres refuse it before the server sees it); the plan lists them as
+    ``uncarried``. Once specs declare events (issue 14), ``fire(obj, event) -> bool`` will
+    be used the same way: the walk fires declared, undeclared and unknown events and compares
+    with ``Machine.fire``; adapters without ``fire`` keep working unchanged.
     """
 
     def create(self, state: str) -> Any: ...
@@ -106,11 +109,18 @@ def sync_adapter(adapter: AsyncAdapter) -> Adapter:
 
 @dataclass(frozen=True)
 class Oracle:
-    """What the spec says: its model and its ``Machine`` generated in memory from it."""
+    """What the spec says: its model and its ``Machine`` generated in memory from it;
+    ``sha256`` of the document's bytes (with the id, its coverage key)."""
 
     path: str
     expected: Expected
     module: types.ModuleType
+    sha256: str = ""
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """The spec's key in a coverage :class:`~generator.testing.coverage.Collector`."""
+        return (self.spec_id, self.sha256)
 
     @property
     def spec_id(self) -> str:
@@ -129,12 +139,14 @@ def load_oracle(spec: str | os.PathLike[str]) -> Oracle:
     ``__statedoc_oracle__`` so that coverage collection (:mod:`generator.testing.coverage`)
     never counts the oracle's own steps as your tests' coverage.
     """
+    import hashlib
+
     from generator.targets import document_sha256
     from generator.targets.python.render import render_module
     from generator.testing.proofs.expected import lint_clean
 
     path = Path(os.fspath(spec))
-    document, _ = lint_clean(path)
+    document, data = lint_clean(path)
     name = f"_statedoc_oracle_{os.getpid()}_{next(_NAMES)}"
     source = render_module(
         document.spec,
@@ -147,7 +159,8 @@ def load_oracle(spec: str | os.PathLike[str]) -> Oracle:
     module.__dict__["__statedoc_oracle__"] = True
     sys.modules[name] = module  # dataclasses look their module up while the class is built
     exec(compile(source, module.__file__, "exec"), module.__dict__)
-    return Oracle(path.as_posix(), Expected.from_spec(document.spec), module)
+    expected = Expected.from_spec(document.spec)
+    return Oracle(path.as_posix(), expected, module, hashlib.sha256(data).hexdigest())
 
 
 # -- paths and failures ---------------------------------------------------------------------
@@ -195,26 +208,33 @@ class _FailedError(Exception):
 
 
 class Tracker:
-    """One object under test: its start and the attempts made on it, checked as they happen."""
+    """One object under test: its start and the attempts made on it, checked as they happen;
+    each verdict of the system goes to ``collector`` (coverage) when one is given."""
 
-    def __init__(self, adapter: Adapter, oracle: Oracle, start: str) -> None:
+    def __init__(
+        self, adapter: Adapter, oracle: Oracle, start: str, collector: Collector | None = None
+    ) -> None:
         self.adapter = adapter
         self.oracle = oracle
         self.start = start
+        self.collector = collector
         self.steps: list[Step] = []
-        self.obj = self._call(lambda: adapter.create(start), f"create({start!r})")
+        self.obj = self._call(lambda: adapter.create(start), f"create({start!r})", start)
+        if collector is not None:
+            collector.state(oracle.key, start)
         self.expect_stored(start, "after creation")
 
     @property
     def path(self) -> str:
         return format_path(self.start, self.steps)
 
-    def _call(self, action: Callable[[], Any], what: str) -> Any:
+    def _call(self, action: Callable[[], Any], what: str, name: str | None = None) -> Any:
         try:
             return action()
         except Exception as exc:
+            hint = "" if name is None else carry_hint(name)
             raise _FailedError(
-                f"the adapter's {what} raised {type(exc).__name__}: {exc}; path: {self.path}"
+                f"the adapter's {what} raised {type(exc).__name__}: {exc}{hint}; path: {self.path}"
             ) from exc
 
     def stored(self) -> object:
@@ -232,11 +252,13 @@ class Tracker:
         if not isinstance(before, str):
             raise _FailedError(f"stored state {before!r} is no state name; path: {self.path}")
         accepted = self._call(
-            lambda: self.adapter.attempt(self.obj, to_state), f"attempt({to_state!r})"
+            lambda: self.adapter.attempt(self.obj, to_state), f"attempt({to_state!r})", to_state
         )
         if not isinstance(accepted, bool):
             raise _FailedError(f"attempt() returned {accepted!r}, not a bool; path: {self.path}")
         self.steps.append(Step(before, to_state, accepted))
+        if self.collector is not None:
+            self.collector.attempt(self.oracle.key, before, to_state, accepted)
         if accepted != accept:
             verdict = "accepted" if accepted else "rejected"
             problem = f"{before!r} -> {to_state!r} was {verdict}, but {why}"
@@ -247,21 +269,44 @@ class Tracker:
             self.expect_stored(before, "after a rejected move (not rolled back)")
 
 
-def run_check(adapter: Adapter, oracle: Oracle, check: Check) -> None:
+def carry_hint(name: str) -> str:
+    """What to do when the adapter raised on a name with a character drivers refuse."""
+    odd = sorted({c for c in name if not c.isprintable() and c not in " "})
+    if not odd:
+        return ""
+    listed = ", ".join(f"U+{ord(c):04X}" for c in odd)
+    spelled = "".join(repr(c)[1:-1] for c in odd)
+    return (
+        f" (the name holds {listed}, which a driver may refuse to send: psycopg and "
+        "node-postgres refuse NUL. The system must refuse the name, not fail: turn the "
+        "driver's error into False, or declare the characters your driver cannot carry on "
+        f'the adapter class, cannot_carry = "{spelled}", to leave such names out)'
+    )
+
+
+def run_check(
+    adapter: Adapter, oracle: Oracle, check: Check, collector: Collector | None = None
+) -> None:
     """Run one planned check; raises ``_FailedError`` naming its path."""
-    tracker = Tracker(adapter, oracle, check.path[0])
+    tracker = Tracker(adapter, oracle, check.path[0], collector)
     for here, nxt in itertools.pairwise(check.path):
         tracker.attempt(nxt, True, f"the spec declares {here!r} -> {nxt!r} (on the way)")
     if check.target is not None:
         tracker.attempt(check.target, check.accept, check.reason)
 
 
-def run_checks(adapter: Adapter, oracle: Oracle, checks: Sequence[Check]) -> None:
-    """Run every check, collect every failure, raise one :class:`ConformanceError`."""
+def run_checks(
+    adapter: Adapter,
+    oracle: Oracle,
+    checks: Sequence[Check],
+    collector: Collector | None = None,
+) -> None:
+    """Run every check, collect every failure, raise one :class:`ConformanceError`;
+    ``collector``: where the system's verdicts count as coverage (None: nowhere)."""
     problems: list[str] = []
     for check in checks:
         try:
-            run_check(adapter, oracle, check)
+            run_check(adapter, oracle, check, collector)
         except _FailedError as exc:
             problems.append(f"{check.title}: {exc}")
     if problems:
@@ -269,6 +314,19 @@ def run_checks(adapter: Adapter, oracle: Oracle, checks: Sequence[Check]) -> Non
 
 
 # -- the one-liner --------------------------------------------------------------------------
+
+
+def collector_for(system: object, wanted: bool = True) -> Collector | None:
+    """The session's coverage collector for the kit's own recording: None when coverage is
+    off, not wanted, or the adapter records already (a ``CoveringAdapter`` with a collector)."""
+    from generator.testing.coverage import CoveringAdapter, active
+
+    collector = active()
+    if not wanted or collector is None:
+        return None
+    if isinstance(system, CoveringAdapter) and system.collector is not None:
+        return None
+    return collector
 
 
 def _close(system: object) -> None:

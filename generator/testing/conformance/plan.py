@@ -7,12 +7,18 @@ attempt with the verdict the spec demands. :func:`build_plan` makes:
 - ``reach``: the shortest path to every state;
 - ``declared``: every declared transition, its source reached along a shortest path;
 - ``invalid``: every pair the spec lists as invalid, attempted from its source: rejected;
-- ``undeclared``: a bounded sample of pairs neither declared nor listed (never ``s -> s``: a
-  write of the unchanged state is no transition, and systems legitimately treat it as a
-  no-op), and a few names that are no state, attempted from an initial state: rejected.
+- ``undeclared``: every pair neither declared nor listed (never ``s -> s``: a write of the
+  unchanged state is no transition, and systems legitimately treat it as a no-op) up to
+  :data:`MAX_UNDECLARED` of them; beyond that bound a fixed sample of that size that still
+  tries every source state (at least one undeclared target from each). Then every name of the
+  vectors' ``not_states`` (case, width, padding and normalisation variants of every state,
+  and generic non-names), each attempted from an initial state: rejected.
 
-A state no path reaches is *seeded* (created directly in it) when the adapter can do that;
-otherwise its checks are left out and listed in :attr:`Plan.unreached`.
+The verdicts come from the spec's vectors (:mod:`generator.targets.vectors`). A state no
+path reaches is *seeded* (created directly in it) when the adapter can do that; otherwise
+its checks are left out and listed in :attr:`Plan.unreached`. Names holding a character the
+adapter declares it ``cannot_carry`` (psycopg cannot send NUL) are left out and listed in
+:attr:`Plan.uncarried`.
 """
 
 from __future__ import annotations
@@ -21,11 +27,13 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from generator.testing.proofs.expected import UNDECLARED, Expected
+from generator.targets.vectors import FORBIDDEN, UNDECLARED
+from generator.testing.proofs.expected import Expected
 
 KINDS = ("reach", "declared", "invalid", "undeclared")
-#: Names that are no state, attempted from each initial state.
-UNKNOWN_PER_START = 3
+#: Every undeclared pair is tried up to this many; beyond, a sample this size covering every
+#: source state (the default of ``max_undeclared``).
+MAX_UNDECLARED = 500
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,8 @@ class Check:
 class Plan:
     checks: tuple[Check, ...]
     unreached: tuple[str, ...]
+    #: Names that are no state but hold a character the adapter cannot carry: not tried.
+    uncarried: tuple[str, ...] = ()
 
     def of(self, kind: str) -> tuple[Check, ...]:
         return tuple(c for c in self.checks if c.kind == kind)
@@ -69,8 +79,16 @@ def shortest_paths(expected: Expected) -> dict[str, tuple[str, ...]]:
     return paths
 
 
-def build_plan(expected: Expected, seeds_any_state: bool = False, max_undeclared: int = 20) -> Plan:
-    """Every check for ``expected``; ``seeds_any_state``: unreachable states may be seeded."""
+def build_plan(
+    expected: Expected,
+    seeds_any_state: bool = False,
+    max_undeclared: int = MAX_UNDECLARED,
+    cannot_carry: str = "",
+) -> Plan:
+    """Every check for ``expected``; ``seeds_any_state``: unreachable states may be seeded;
+    ``max_undeclared``: the bound on undeclared pairs (see the module); ``cannot_carry``:
+    characters the adapter's driver cannot send, whose names are left out."""
+    vectors = expected.vectors
     paths = shortest_paths(expected)
     unreached = tuple(s for s in expected.states if s not in paths)
     if seeds_any_state:
@@ -84,24 +102,40 @@ def build_plan(expected: Expected, seeds_any_state: bool = False, max_undeclared
         if a in paths:
             why = f"the spec declares it ({transition.trigger})"
             checks.append(Check("declared", paths[a], b, True, why))
-    for (a, b), why in expected.invalid.items():
-        if a in paths:
-            checks.append(Check("invalid", paths[a], b, False, f"the spec forbids it: {why}"))
+    for v in vectors.of(FORBIDDEN):
+        if v.from_state in paths:
+            reason = f"the spec forbids it: {v.why}"
+            checks.append(Check("invalid", paths[v.from_state], v.to_state, False, reason))
     undeclared = [
-        (a, b)
-        for a in expected.states
-        if a in paths
-        for b in expected.states
-        if a != b and expected.outcome(a, b) == UNDECLARED
+        (v.from_state, v.to_state)
+        for v in vectors.of(UNDECLARED)
+        if v.from_state in paths and v.from_state != v.to_state
     ]
-    random.Random(0).shuffle(undeclared)  # a fixed order: the same sample on every run
-    for a, b in undeclared[:max_undeclared]:
+    for a, b in sample_undeclared(undeclared, max_undeclared):
         checks.append(Check("undeclared", paths[a], b, False, "the spec does not declare it"))
-    for start in expected.states:
-        if start in expected.initial and start in paths:
-            for name in (*expected.unknown_names()[:UNKNOWN_PER_START], "no such state"):
-                if name not in expected.state_set:
-                    checks.append(
-                        Check("undeclared", (start,), name, False, f"{name!r} is no state")
-                    )
-    return Plan(tuple(checks), unreached)
+    starts = [s for s in expected.states if s in expected.initial and s in paths]
+    names = [n.name for n in vectors.not_states]
+    carried = [n for n in names if not any(c in n for c in cannot_carry)]
+    if starts:
+        for index, name in enumerate(carried):
+            start = starts[index % len(starts)]  # every name once, the starts in turn
+            checks.append(Check("undeclared", (start,), name, False, f"{name!r} is no state"))
+    uncarried = tuple(n for n in names if n not in carried)
+    return Plan(tuple(checks), unreached, uncarried)
+
+
+def sample_undeclared(pairs: list[tuple[str, str]], bound: int) -> list[tuple[str, str]]:
+    """All of ``pairs`` when there are at most ``bound``; else ``bound`` of them in a fixed
+    pseudo-random order that takes one target of every source state first (when the bound
+    allows), so no source state goes untried."""
+    if len(pairs) <= bound:
+        return list(pairs)
+    shuffled = list(pairs)
+    random.Random(0).shuffle(shuffled)  # a fixed order: the same sample on every run
+    first: dict[str, tuple[str, str]] = {}
+    for pair in shuffled:
+        first.setdefault(pair[0], pair)
+    chosen = list(first.values())[:bound]
+    taken = set(chosen)
+    chosen += [p for p in shuffled if p not in taken][: bound - len(chosen)]
+    return chosen

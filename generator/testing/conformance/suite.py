@@ -1,7 +1,8 @@
 """The pytest class of the conformance kit: the plans and the random walk against one adapter.
 
 Every test and every example of the walk gets a fresh adapter; the oracle is loaded once per
-class, when its first test runs.
+class, when its first test runs. With ``pytest --statedoc-coverage`` every verdict the system
+gives through the adapter counts as coverage of its spec (``coverage=False`` opts out).
 """
 
 from __future__ import annotations
@@ -12,8 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.testing.conformance.core import Adapter, Oracle, _close, load_oracle, run_checks
-from generator.testing.conformance.plan import build_plan
+from generator.testing.conformance.core import (
+    Adapter,
+    Oracle,
+    _close,
+    collector_for,
+    load_oracle,
+    run_checks,
+)
+from generator.testing.conformance.plan import MAX_UNDECLARED, build_plan
 
 if TYPE_CHECKING:
     import hypothesis
@@ -25,9 +33,10 @@ def conformance_tests(
     *,
     spec: str | os.PathLike[str],
     adapter: AdapterSource,
-    max_undeclared: int = 20,
+    max_undeclared: int = MAX_UNDECLARED,
     settings: hypothesis.settings | None = None,
     name: str | None = None,
+    coverage: bool = True,
 ) -> type:
     """A pytest class proving the system behind ``adapter`` against the spec document ``spec``.
 
@@ -35,8 +44,11 @@ def conformance_tests(
     test and per Hypothesis example), or the name of a pytest fixture returning such a factory.
     ``spec``: the document's path; a relative path is tried from the working directory, then
     from the project root above the calling file (the folder of its ``pyproject.toml``).
-    ``max_undeclared``: how many undeclared pairs to sample (in a fixed order: reproducible).
+    ``max_undeclared``: every undeclared pair is tried up to this many; beyond, a fixed
+    sample of this size that tries every source state (:func:`.plan.sample_undeclared`).
     ``settings``: Hypothesis settings of the random walk (default: the active profile).
+    ``coverage``: count the system's verdicts in the ``--statedoc-coverage`` report (when it
+    is on; an adapter wrapped in a ``CoveringAdapter`` by hand is not counted twice).
     """
     frame = inspect.currentframe()
     caller = frame.f_back.f_code.co_filename if frame and frame.f_back else "."
@@ -59,8 +71,10 @@ def conformance_tests(
             o = oracle()
             system = factory(request)()
             seeds = bool(getattr(system, "seeds_any_state", False))
+            carry = str(getattr(system, "cannot_carry", ""))
             try:
-                run_checks(system, o, build_plan(o.expected, seeds, max_undeclared).of(kind))
+                plan = build_plan(o.expected, seeds, max_undeclared, carry)
+                run_checks(system, o, plan.of(kind), collector_for(system, coverage))
             finally:
                 _close(system)
 
@@ -70,7 +84,7 @@ def conformance_tests(
     def test_random_walk(self: object, request: Any) -> None:
         from generator.testing.conformance.walk import run_walk
 
-        run_walk(oracle(), factory(request), settings)
+        run_walk(oracle(), factory(request), settings, coverage)
 
     stem = Path(os.fspath(spec)).stem
     from generator.model.names import pascal_name
@@ -91,7 +105,8 @@ def conformance_tests(
                 "invalid", "Every listed invalid pair is rejected and leaves the state."
             ),
             "test_undeclared_rejected": plan_test(
-                "undeclared", "Sampled undeclared pairs and unknown names are rejected."
+                "undeclared",
+                "Undeclared pairs (all up to the bound) and names that are no state are rejected.",
             ),
             "test_random_walk": test_random_walk,
         },

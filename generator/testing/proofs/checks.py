@@ -10,18 +10,22 @@ No Hypothesis here: this module is cheap to import.
 
 from __future__ import annotations
 
+import os
 import types
 from collections.abc import Callable, Iterator, Mapping
 from enum import StrEnum
 from typing import Any
 
 from generator.model.names import member_name
+from generator.targets.vectors import ALLOWED, PairVector, Vectors, differences
 from generator.testing.proofs.expected import (
     FORBIDDEN,
     OK,
+    OUTCOMES,
     UNDECLARED,
     Expected,
     SpecLike,
+    resolve_spec_path,
 )
 from generator.testing.proofs.failures import (
     Failures,
@@ -39,8 +43,10 @@ def check_error(
     m: Any,
     failures: Failures,
     where: str,
+    why: str | None = None,
 ) -> None:
-    """``exc`` must be the error the spec calls for, carrying the pair (and ``why``)."""
+    """``exc`` must be the error the spec calls for, carrying the pair (and ``why``: the
+    vector's, else the model's)."""
     wanted = m.ForbiddenTransition if outcome == FORBIDDEN else m.UndeclaredTransition
     if not isinstance(exc, wanted) or (
         outcome == UNDECLARED and isinstance(exc, m.ForbiddenTransition)
@@ -54,9 +60,10 @@ def check_error(
         if not isinstance(value, m.State) or value.value != state:
             failures.add(f"{where}: the error's {name} is {value!r}, expected State({state!r})")
     if outcome == FORBIDDEN:
-        why = getattr(exc, "why", None)
-        if why != expected.invalid[pair]:
-            failures.add(f"{where}: why is {why!r}, the spec says {expected.invalid[pair]!r}")
+        want = expected.invalid.get(pair) if why is None else why
+        got = getattr(exc, "why", None)
+        if got != want:
+            failures.add(f"{where}: why is {got!r}, the spec says {want!r}")
 
 
 def _read_only(mapping: Any) -> bool:
@@ -150,10 +157,10 @@ def _check_tables(m: Any, expected: Expected, failures: Failures) -> dict[str, A
 
 
 def _check_pair(
-    m: Any, expected: Expected, pair: tuple[str, str], members: dict[str, Any], failures: Failures
+    m: Any, expected: Expected, vector: PairVector, members: dict[str, Any], failures: Failures
 ) -> None:
-    a, b = pair
-    outcome = expected.outcome(a, b)
+    a, b = pair = (vector.from_state, vector.to_state)
+    outcome = OUTCOMES[vector.verdict]
     declared = outcome == OK
     where = f"{a!r} -> {b!r}"
     for label, x, y in (("names", a, b), ("members", members[a], members[b])):
@@ -165,7 +172,8 @@ def _check_pair(
                 result, expected.transitions[pair], m, failures, f"check({where})"
             )
         else:
-            check_error(exc, outcome, pair, expected, m, failures, f"check({where}) by {label}")
+            where_by = f"check({where}) by {label}"
+            check_error(exc, outcome, pair, expected, m, failures, where_by, vector.why)
         can, exc = _call(m.can_transition, x, y)
         if exc is not None or can is not declared:
             failures.add(
@@ -179,21 +187,21 @@ def _check_pair(
         ("members", members[a], members[b], False),
         ("a listener", a, b, True),
     ):
-        _check_machine_pair(m, expected, pair, members, failures, label, (x, y), listen)
+        _check_machine_pair(m, expected, vector, members, failures, label, (x, y), listen)
 
 
 def _check_machine_pair(
     m: Any,
     expected: Expected,
-    pair: tuple[str, str],
+    vector: PairVector,
     members: dict[str, Any],
     failures: Failures,
     label: str,
     args: tuple[Any, Any],
     listen: bool,
 ) -> None:
-    a, b = pair
-    declared = expected.outcome(a, b) == OK
+    a, b = pair = (vector.from_state, vector.to_state)
+    declared = vector.verdict == ALLOWED
     heard: list[tuple[Any, Any]] = []
 
     def listener(transition: Any, context: Mapping[str, object]) -> None:
@@ -219,7 +227,8 @@ def _check_machine_pair(
         if listen and heard != [(result, members[b])]:
             failures.add(f"{where}: the listener heard {heard!r}")
     else:
-        check_error(exc, expected.outcome(a, b), pair, expected, m, failures, where)
+        outcome = OUTCOMES[vector.verdict]
+        check_error(exc, outcome, pair, expected, m, failures, where, vector.why)
         if state != members[a]:
             failures.add(f"{where} was rejected but moved the state to {state!r}")
         if heard:
@@ -323,10 +332,11 @@ def _check_queries(m: Any, expected: Expected, members: dict[str, Any], failures
         failures.add(f"Machine() raised {describe(exc)}")
 
 
-def _check_unknown(m: Any, expected: Expected, failures: Failures) -> None:
-    """Names that are not states raise ``ValueError`` through every entry point."""
-    some = expected.states[0]
-    for unknown in expected.unknown_names():
+def _check_unknown(m: Any, vectors: Vectors, failures: Failures) -> None:
+    """Names that are no state (every ``not_states`` vector) raise ``ValueError`` through
+    every entry point."""
+    some = vectors.states[0]
+    for unknown in (n.name for n in vectors.not_states):
         calls: tuple[tuple[str, Callable[..., Any], tuple[Any, ...]], ...] = (
             ("check(unknown, state)", m.check, (unknown, some)),
             ("check(state, unknown)", m.check, (some, unknown)),
@@ -344,35 +354,75 @@ def _check_unknown(m: Any, expected: Expected, failures: Failures) -> None:
                 failures.add(f"{label} with {unknown!r}: expected ValueError, got {describe(exc)}")
 
 
-def check_module(module: types.ModuleType, spec: SpecLike | None = None) -> None:
+def check_module(
+    module: types.ModuleType,
+    spec: SpecLike | None = None,
+    *,
+    vectors: str | os.PathLike[str] | Vectors | None = None,
+) -> None:
     """Check ``module`` against its spec over all N^2 pairs; raise ``AssertionError`` if any
     entry point disagrees.
 
     ``spec`` is a :class:`~generator.model.spec.Spec` or the path of the spec document (relative
     paths are also tried from the project root above the module). Without it the module's
     own tables are the model: that only proves the module consistent with itself.
+    ``vectors``: the spec's vectors file (:mod:`generator.targets.vectors`; a path, relative
+    ones tried like the spec's) or loaded vectors: every verdict is then the file's, and a
+    file that disagrees with the model fails.
     """
     expected = Expected.for_module(module, spec)
-    check_against(module, expected)
+    check_against(module, expected, read_vectors(vectors, module))
 
 
-def check_against(module: types.ModuleType, expected: Expected) -> None:
-    """:func:`check_module` with a ready model."""
+def read_vectors(
+    vectors: str | os.PathLike[str] | Vectors | None, module: types.ModuleType | None = None
+) -> Vectors | None:
+    """Loaded vectors: as given, or read from a path (relative: also from the project root
+    above ``module``); a file that cannot be read or is no vectors file fails the test."""
+    from generator.targets.vectors import Vectors, VectorsError, load_vectors
+
+    if vectors is None or isinstance(vectors, Vectors):
+        return vectors
+    path = resolve_spec_path(vectors, module)
+    try:
+        return load_vectors(path)
+    except VectorsError as exc:
+        raise AssertionError(f"{exc} (regenerate it: statedoc generate)") from None
+
+
+def check_against(
+    module: types.ModuleType, expected: Expected, vectors: Vectors | None = None
+) -> None:
+    """:func:`check_module` with a ready model (and vectors: default the model's own)."""
+    from generator.testing.coverage import not_counted
+
     m: Any = module
     failures = Failures(module.__name__, expected.origin)
-    members = _check_tables(m, expected, failures)
-    missing = [s for s in expected.states if s not in members]
-    if missing:  # no pairs can be checked over a state the module lacks
-        failures.add(f"State lacks the spec's states {missing!r}")
-        failures.raise_if_any()
-    for pair in pairs(expected):
-        _check_pair(m, expected, pair, members, failures)
-    _check_guards(m, expected, members, failures)
-    _check_queries(m, expected, members, failures)
-    _check_unknown(m, expected, failures)
-    from generator.testing.proofs.events import check_events  # imports this module
+    if vectors is None:
+        vectors = expected.vectors
+    else:
+        for line in differences(vectors, expected.vectors):
+            failures.add(f"the vectors file disagrees with the {expected.origin}: {line}")
+    with not_counted():  # statedoc's proof of its own module is no coverage of your code
+        members = _check_tables(m, expected, failures)
+        missing = [s for s in expected.states if s not in members]
+        if missing:  # no pairs can be checked over a state the module lacks
+            failures.add(f"State lacks the spec's states {missing!r}")
+            failures.raise_if_any()
+        unknown = [
+            v for v in vectors.pairs if v.from_state not in members or v.to_state not in members
+        ]
+        if unknown:
+            failures.add(f"the vectors name states the module lacks: {unknown[0]!r}")
+            failures.raise_if_any()
+        for vector in vectors.pairs:
+            _check_pair(m, expected, vector, members, failures)
+        _check_guards(m, expected, members, failures)
+        _check_queries(m, expected, members, failures)
+        _check_unknown(m, vectors, failures)
+        from generator.testing.proofs.events import check_events  # imports this module
 
-    check_events(m, expected, members, failures)
+        check_events(m, expected, members, failures, vectors)
     failures.raise_if_any()
 
 

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from generator.model.events import method_clash
+from generator.targets.vectors import ALLOWED, FireVector, Vectors
 from generator.testing.proofs.expected import Expected
 from generator.testing.proofs.failures import Failures, _call, check_transition_record, describe
 
@@ -21,8 +22,17 @@ from generator.testing.proofs.failures import Failures, _call, check_transition_
 NOT_EVENTS = ("", "Close", "close ", "__class__", "\x00", "no such event")
 
 
-def check_events(m: Any, expected: Expected, members: dict[str, Any], failures: Failures) -> None:
-    """Every (state, event) pair of the model through every events entry point."""
+def check_events(
+    m: Any,
+    expected: Expected,
+    members: dict[str, Any],
+    failures: Failures,
+    vectors: Vectors | None = None,
+) -> None:
+    """Every (state, event) of the vectors (default: the model's) through every events entry
+    point, and every name of their ``not_events``."""
+    if vectors is None:
+        vectors = expected.vectors
     if not expected.event_names:
         for name in ("Event", "TRANSITIONS_BY_EVENT", "transitions_for"):
             if hasattr(m, name):
@@ -39,10 +49,12 @@ def check_events(m: Any, expected: Expected, members: dict[str, Any], failures: 
         failures.add(f"Event values {values!r} differ from the events {expected.event_names!r}")
         return
     methods = all(method_clash(name) is None for name in expected.event_names)
+    not_events = tuple(n.name for n in vectors.not_events) or NOT_EVENTS
+    for vector in vectors.fires:
+        if vector.from_state in members and vector.event in values:
+            _check_fire(m, expected, members, failures, vector, methods)
     for state in expected.states:
-        for event in expected.event_names:
-            _check_fire(m, expected, members, failures, state, event, methods)
-        _check_not_events(m, members[state], failures, state)
+        _check_not_events(m, members[state], failures, state, not_events)
     if expected.spec_based:
         for (a, b), every in expected.by_pair.items():
             got, exc = _call(m.transitions_for, a, b)
@@ -56,12 +68,15 @@ def _check_fire(
     expected: Expected,
     members: dict[str, Any],
     failures: Failures,
-    state: str,
-    event: str,
+    vector: FireVector,
     methods: bool,
 ) -> None:
-    want = expected.events.get((state, event))
+    state, event = vector.from_state, vector.event
     where = f"Machine({state!r}).fire({event!r})"
+    want = expected.events.get((state, event)) if vector.verdict == ALLOWED else None
+    if vector.verdict == ALLOWED and (want is None or want.to_state != vector.to_state):
+        failures.add(f"{where}: the vectors say it moves to {vector.to_state!r}, the model not")
+        return
     table = m.TRANSITIONS_BY_EVENT.get((members[state], m.Event(event)))
     heard: list[Any] = []
     callers: list[tuple[str, Any]] = [
@@ -127,8 +142,10 @@ def _check_fire_guard(
         failures.add(f"{where} with a denying guard moved to {machine.state!r}")
 
 
-def _check_not_events(m: Any, member: Any, failures: Failures, state: str) -> None:
-    for name in NOT_EVENTS:
+def _check_not_events(
+    m: Any, member: Any, failures: Failures, state: str, names: tuple[str, ...]
+) -> None:
+    for name in names:
         if name in {e.value for e in m.Event}:
             continue
         machine = m.Machine(member)

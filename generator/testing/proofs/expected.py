@@ -20,14 +20,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.model.names import member_name
 from generator.model.spec import Spec
 
 if TYPE_CHECKING:
     from generator.model.document import Document
+    from generator.targets.vectors import Vectors
 
 #: The outcome of attempting a pair: declared, listed invalid, or neither.
 OK, FORBIDDEN, UNDECLARED = "ok", "forbidden", "undeclared"
+#: The vectors' verdicts (``allowed``, ...) as these outcomes.
+OUTCOMES = {"allowed": OK, "forbidden": FORBIDDEN, "undeclared": UNDECLARED}
 
 SpecLike = Spec | str | os.PathLike[str]
 
@@ -164,13 +166,31 @@ class Expected:
     def state_set(self) -> frozenset[str]:
         return frozenset(self.states)
 
+    @cached_property
+    def vectors(self) -> Vectors:
+        """The verdict vectors of this model (:mod:`generator.targets.vectors`): the one
+        place a pair's verdict is decided, for every proof and for the vectors file."""
+        from generator.targets.vectors import SpecInfo, build_vectors
+
+        info = None
+        if self.spec_id is not None and self.revision is not None:
+            where = self.origin.removeprefix("spec ")
+            title, sha256 = self.title or "", self.sha256 or ""
+            info = SpecInfo(self.spec_id, self.revision, title, where, sha256)
+        return build_vectors(
+            states=self.states,
+            allowed=tuple(self.transitions),
+            forbidden=self.invalid,
+            initial=self.initial,
+            terminal=self.terminal,
+            events=self.event_names,
+            fires={key: t.to_state for key, t in self.events.items()},
+            spec=info,
+        )
+
     def outcome(self, from_state: str, to_state: str) -> str:
-        pair = (from_state, to_state)
-        if pair in self.transitions:
-            return OK
-        if pair in self.invalid:
-            return FORBIDDEN
-        return UNDECLARED
+        """``OK``, ``FORBIDDEN`` or ``UNDECLARED``: the pair's verdict in :attr:`vectors`."""
+        return OUTCOMES.get(self.vectors.verdict(from_state, to_state), UNDECLARED)
 
     @cached_property
     def _targets(self) -> dict[str, frozenset[str]]:
@@ -213,18 +233,13 @@ class Expected:
         return found
 
     def unknown_names(self) -> tuple[str, ...]:
-        """A few names that are not states but look like one (cases, padding, members)."""
-        candidates = ["", " ", "\x00", "not a state", "__class__"]
-        for name in self.states[:8]:
-            candidates += [
-                name + " ",
-                " " + name,
-                name.upper(),
-                name.swapcase(),
-                member_name(name),
-                name + "\x00",
-            ]
-        return tuple(dict.fromkeys(c for c in candidates if c not in self.state_set))
+        """Every name of the vectors' ``not_states``: case, width, padding, normalisation and
+        separator variants of every state, then generic non-names."""
+        return tuple(n.name for n in self.vectors.not_states)
+
+    def unknown_events(self) -> tuple[str, ...]:
+        """Every name of the vectors' ``not_events`` (empty without events)."""
+        return tuple(n.name for n in self.vectors.not_events)
 
 
 def _record(t: Any) -> ExpectedTransition:
