@@ -65,7 +65,7 @@ class Signatures:
     def _load(self, cache: RenderCache) -> None:
         from generator.cache.store import unseal
 
-        path = cache.folder.parent / _NAME
+        path = cache.folder / _NAME
         try:
             data, size = read_bounded(path, _MAX)
             since = os.stat(path).st_mtime_ns
@@ -107,7 +107,7 @@ class Signatures:
         are dropped: the index never outgrows one run), if any is new; never where the
         caches left no folder (not a project, or a read-only one)."""
         cache = self._cache
-        if cache is None or not self._dirty or not os.path.isdir(cache.folder.parent):
+        if cache is None or not self._dirty or not os.path.isdir(cache.folder):
             return
         from generator.cache.store import seal
         from generator.core.files import replace_file
@@ -115,5 +115,5 @@ class Signatures:
         raw = {path: [*sig, at, digest] for path, (sig, at, digest) in self._used.items()}
         with contextlib.suppress(OSError):
             data = seal(_KEY, json.dumps(raw).encode("utf-8", "surrogatepass"))
-            replace_file(cache.folder.parent / _NAME, data, durable=False)
+            replace_file(cache.folder / _NAME, data, durable=False)
         self._dirty = False

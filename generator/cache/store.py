@@ -3,9 +3,9 @@
 The key is the file's bytes plus everything else that can change its findings: statedoc's
 version, a fingerprint of statedoc's own source files (so a development checkout never serves
 results from older code) and the file-size limit. Selection and per-file ignores are applied
-after the cache, so they are not part of the key. Entries are written atomically (temp file +
-rename), so concurrent runs can share the folder; a corrupt entry is a miss. Deleting the
-folder is always safe.
+after the cache, so they are not part of the key. Entries are rows of one SQLite database per
+folder (:mod:`generator.cache.database`), each written in its own transaction, so concurrent
+runs can share the folder; a corrupt entry is a miss. Deleting the folder is always safe.
 
 Trust model: the folder is trusted as the working tree is. Whoever can write it (the
 checkout's user, a CI job that restores it from its cache store) can also write the specs,
@@ -29,13 +29,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from generator import __version__
-from generator.core.files import replace_file
+from generator.cache.database import Database
 from generator.core.findings import Finding
 from generator.lint.document import SpecFacts
-from generator.load.source import read_bounded
 
 FOLDER = ".statedoc_cache"
-_LAYOUT = "v3"  # v3: 16 shard folders per cache, not 256
+_LAYOUT = "v4"  # v4: one SQLite database for both caches, not a file per entry
 
 
 def _dependencies() -> str:
@@ -78,7 +77,7 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-#: The ``generator`` package (this module lives in ``generator/lint``): every module, schema
+#: The ``generator`` package (this module lives in ``generator/cache``): every module, schema
 #: and template under it decides findings or renderings.
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -119,51 +118,35 @@ def unseal(key: str, data: bytes) -> bytes | None:
     return body if digest == _digest(key, body) else None
 
 
-#: An entry larger than this is not read (a miss): no lint result comes near it.
-_MAX_ENTRY = 256 * 1024 * 1024
-
-
-def _read_entry(path: str) -> bytes:
-    """An entry's bytes: a regular file, bounded (a FIFO or device planted in the cache is an
-    ``OSError``, so a miss, never a hang)."""
-    data, size = read_bounded(path, _MAX_ENTRY)
-    if size > _MAX_ENTRY:
-        raise OSError(f"{path}: cache entry too large")
-    return data
-
-
-def _sharded(folder: str, key: str) -> str:
-    """An entry's path: in one of 16 folders by the key's first character. Some sharding
-    keeps folders small at 100,000 documents; few shards keep a cold run from creating
-    hundreds of folders, each a new inode that ext4 spreads over its block groups (a
-    measurable share of a cold ``generate``'s system time). A string: a no-op run looks up
-    two entries per document, and a ``Path`` per lookup costs more than reading the entry."""
-    return os.path.join(folder, key[:1], f"{key[1:]}.json")
+def layout_folder(root: Path) -> Path:
+    """Where both caches of the project at ``root`` keep their database (and the signature
+    index, :mod:`generator.cache.signatures`)."""
+    return root / FOLDER / _LAYOUT
 
 
 class Cache:
     """One cache folder; ``get``/``put`` by file content."""
 
     def __init__(self, root: Path, *, max_file_size: int) -> None:
-        self.folder = root / FOLDER / _LAYOUT
-        self._base = os.fspath(self.folder)
+        self.folder = layout_folder(root)
+        self._entries = Database(os.fspath(self.folder))
         self.salt = f"{code_fingerprint()}:{max_file_size}:".encode()
 
     def key(self, data: bytes) -> str:
         return hashlib.sha256(self.salt + data).hexdigest()
 
-    def _path(self, key: str) -> Path:
-        return Path(_sharded(self._base, key))
-
     def get(self, key: str, path: str) -> tuple[list[Finding], SpecFacts | None] | None:
+        entry = self._entries.get("lint", key)
+        if entry is None:
+            return None
         try:
-            body = unseal(key, _read_entry(_sharded(self._base, key)))
+            body = unseal(key, entry)
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8", "surrogatepass"))
             findings = [Finding.from_dict({**item, "path": path}) for item in raw["findings"]]
             facts = SpecFacts(**raw["facts"]) if raw["facts"] is not None else None
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None
         return findings, facts
 
@@ -172,11 +155,10 @@ class Cache:
             "findings": [{**f.to_dict(), "path": ""} for f in findings],
             "facts": None if facts is None else facts._asdict(),
         }
-        target = self._path(key)
         with contextlib.suppress(OSError):  # a read-only checkout still lints
-            _ignore(self.folder.parent)  # the entry's folder is made with its first file
-            body = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
-            replace_file(target, seal(key, body), durable=False)
+            _ignore(self.folder.parent)  # the database is made with its first entry
+        body = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        self._entries.put("lint", key, seal(key, body))
 
 
 class Rendered(NamedTuple):
@@ -202,14 +184,11 @@ class RenderCache:
     changes."""
 
     def __init__(self, root: Path) -> None:
-        self.folder = root / FOLDER / _LAYOUT / "render"
-        self._base = os.fspath(self.folder)
+        self.folder = layout_folder(root)
+        self._entries = Database(os.fspath(self.folder))
         self.salt = code_fingerprint()
         self._project = os.path.isfile(root / "pyproject.toml")
         self._read: dict[str, Rendered | None] = {}  # the diagram and generate steps share
-
-    def _path(self, key: str) -> Path:
-        return Path(_sharded(self._base, key))
 
     def key(self, document_sha256: str, relative: str) -> str:
         text = f"{self.salt}\0{document_sha256}\0{relative}"
@@ -223,8 +202,11 @@ class RenderCache:
         return self._read[key]
 
     def _load(self, key: str) -> Rendered | None:
+        stored = self._entries.get("render", key)
+        if stored is None:
+            return None
         try:
-            body = unseal(key, _read_entry(_sharded(self._base, key)))
+            body = unseal(key, stored)
             if body is None:
                 return None
             raw = json.loads(body.decode("utf-8"))
@@ -241,20 +223,20 @@ class RenderCache:
                 str(raw["context"]),
                 files,
             )
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def put(self, key: str, entry: Rendered) -> None:
         if not self._project:
             return  # never create a cache in a folder that is not a project
         with contextlib.suppress(OSError):
-            _ignore(self.folder.parent.parent)
-            raw = {
-                "parts": entry.parts,
-                "at": entry.at,
-                "diagram": entry.diagram,
-                "context": entry.context,
-                "files": entry.files,
-            }
-            replace_file(self._path(key), seal(key, json.dumps(raw).encode("utf-8")), durable=False)
-            self._read[key] = entry
+            _ignore(self.folder.parent)
+        raw = {
+            "parts": entry.parts,
+            "at": entry.at,
+            "diagram": entry.diagram,
+            "context": entry.context,
+            "files": entry.files,
+        }
+        self._entries.put("render", key, seal(key, json.dumps(raw).encode("utf-8")))
+        self._read[key] = entry

@@ -11,13 +11,19 @@ import pytest
 from sample_documents import DOOR, HEADER, document
 
 from generator.cache import store as cache_module
-from generator.cache.store import Cache, unseal
+from generator.cache.database import Database
+from generator.cache.store import Cache, layout_folder, unseal
 from generator.cli import main
 from generator.lint.files import PARALLEL_MIN, lint_files, settings_for
 from generator.load.config import Config
 from generator.load.discover import discover
 
 BROKEN = DOOR.replace("to: closed,", "to: shut,") + "  - {from: open, to: open, trigger: x}\n"
+
+
+def _entries(root: Path) -> Database:
+    """The project's cache database (both caches' entries: tables ``lint`` and ``render``)."""
+    return Database(os.fspath(layout_folder(root)))
 
 
 def _corpus(root: Path, count: int) -> Config:
@@ -41,7 +47,7 @@ def test_warm_cache_gives_identical_findings(tmp_path: Path) -> None:
     cold = _lint(config)
     store = Cache(tmp_path, max_file_size=config.max_file_size)
     assert _lint(config, cache=store) == cold
-    entries = list((tmp_path / ".statedoc_cache").rglob("*.json"))
+    entries = _entries(tmp_path).keys("lint")
     assert len(entries) == 12  # keyed by content: dup.md has d1.md's bytes
     assert _lint(config, cache=store) == cold  # served from the cache
 
@@ -59,8 +65,10 @@ def test_corrupt_entries_are_misses(tmp_path: Path) -> None:
     config = _corpus(tmp_path, 3)
     store = Cache(tmp_path, max_file_size=config.max_file_size)
     cold = _lint(config, cache=store)
-    for entry in (tmp_path / ".statedoc_cache").rglob("*.json"):
-        entry.write_text("{not json")
+    entries = _entries(tmp_path)
+    assert entries.keys("lint")
+    for key in entries.keys("lint"):
+        entries.put("lint", key, b"{not json")
     assert _lint(config, cache=store) == cold
 
 
@@ -122,10 +130,10 @@ def test_render_cache_serves_identical_outputs(
     uncached = {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()}
     shutil.rmtree(tmp_path / "generated")
     assert main(["generate", "-q", "specs/f1", "specs/f2"]) == 0  # fills the render cache
-    renders = list((tmp_path / ".statedoc_cache").rglob("render/*/*.json"))
+    renders = _entries(tmp_path).keys("render")
     assert len(renders) == 2
     shutil.rmtree(tmp_path / "generated")
-    renders[0].write_text("{broken")  # a corrupt entry is rendered again
+    _entries(tmp_path).put("render", renders[0], b"{broken")  # a corrupt entry is rendered again
     assert main(["generate", "-q", "specs/f1", "specs/f2"]) == 0
     cached = {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()}
     assert cached == uncached
@@ -150,11 +158,12 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path: Path) -> None:
     outputs = [run.communicate(timeout=120)[0] for run in runs]
     assert outputs[0] == outputs[1] == outputs[2]
     assert json.loads(outputs[0])
-    entries = list((tmp_path / ".statedoc_cache").rglob("*.json"))
-    assert entries
-    for entry in entries:  # never half-written, and every entry's digest matches
-        json.loads(entry.read_bytes().partition(b"\n")[2])
-        assert unseal(entry.parent.name + entry.stem, entry.read_bytes()) is not None
+    entries = _entries(tmp_path)
+    assert entries.keys("lint")
+    for key in entries.keys("lint"):  # never half-written, and every entry's digest matches
+        body = unseal(key, entries.get("lint", key) or b"")
+        assert body is not None
+        json.loads(body)
     assert not list((tmp_path / ".statedoc_cache").rglob("*.tmp"))
 
 

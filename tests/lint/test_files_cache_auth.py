@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from sample_documents import DOOR, document
 
-from generator.cache.store import FOLDER, seal
+from generator.cache.database import NAME, Database
+from generator.cache.store import FOLDER, layout_folder, seal
 
 BROKEN = DOOR.replace("to: closed,", "to: shut,")
 EVIL = "import os\nos.system('echo owned')\n"
@@ -37,15 +38,36 @@ def _project(root: Path, front: str) -> Path:
     return root
 
 
-def _entries(root: Path, pattern: str) -> list[Path]:
-    return sorted(p for p in (root / FOLDER).rglob(pattern) if p.is_file())
+class _Entry:
+    """One entry of the cache database (a row of ``table``), read and written by hand."""
+
+    def __init__(self, root: Path, table: str, key: str) -> None:
+        self.database = Database(os.fspath(layout_folder(root)))
+        self.table, self.key = table, key
+
+    def read_bytes(self) -> bytes:
+        found = self.database.get(self.table, self.key)
+        assert found is not None
+        return found
+
+    def write_bytes(self, data: bytes) -> None:
+        self.database.put(self.table, self.key, data)
 
 
-def _key(entry: Path) -> str:
-    return entry.parent.name + entry.stem
+def _entries(root: Path, table: str) -> list[_Entry]:
+    keys = Database(os.fspath(layout_folder(root))).keys(table)
+    return [_Entry(root, table, key) for key in keys]
 
 
-def _edit(entry: Path, edit: dict[str, object], *, keep_digest: bool) -> None:
+def _files(root: Path) -> list[Path]:
+    return sorted(p for p in (root / FOLDER).rglob("*") if p.is_file())
+
+
+def _key(entry: _Entry) -> str:
+    return entry.key
+
+
+def _edit(entry: _Entry, edit: dict[str, object], *, keep_digest: bool) -> None:
     """Edit an entry's JSON body by hand, keeping its digest line (now stale) or dropping it."""
     digest, _, body = entry.read_bytes().partition(b"\n")
     edited = json.dumps({**json.loads(body), **edit}).encode()
@@ -57,7 +79,7 @@ def test_a_hand_edited_lint_entry_cannot_hide_findings(tmp_path: Path, keep_dige
     root = _project(tmp_path, BROKEN)
     first = _statedoc(root, "lint", "--format", "json")
     assert first.returncode == 1 and json.loads(first.stdout)
-    (entry,) = _entries(root, "*.json")
+    (entry,) = _entries(root, "lint")
     _edit(entry, {"findings": []}, keep_digest=keep_digest)
     again = _statedoc(root, "lint", "--format", "json")
     assert (again.returncode, again.stdout) == (1, first.stdout)
@@ -70,7 +92,7 @@ def test_a_hand_edited_render_entry_never_reaches_generated(
     root = _project(tmp_path, DOOR)
     assert _statedoc(root, "generate", "-q").returncode == 0
     outputs = {p: p.read_bytes() for p in (root / "generated").rglob("*.py")}
-    renders = _entries(root, "render/*/*.json")
+    renders = _entries(root, "render")
     assert renders
     for entry in renders:
         _edit(entry, {"module": EVIL}, keep_digest=keep_digest)
@@ -89,8 +111,8 @@ def test_an_entry_copied_under_another_key_is_a_miss(tmp_path: Path) -> None:
     clean = _project(tmp_path / "b", DOOR)
     first = _statedoc(broken, "lint", "--format", "json")
     assert _statedoc(clean, "lint").returncode == 0
-    (clean_entry,) = _entries(clean, "*.json")
-    (broken_entry,) = _entries(broken, "*.json")
+    (clean_entry,) = _entries(clean, "lint")
+    (broken_entry,) = _entries(broken, "lint")
     broken_entry.write_bytes(clean_entry.read_bytes())
     again = _statedoc(broken, "lint", "--format", "json")
     assert (again.returncode, again.stdout) == (1, first.stdout)
@@ -105,7 +127,7 @@ def test_an_entry_rewritten_with_its_digest_is_trusted_but_not_with_no_cache(
     root = _project(tmp_path, BROKEN)
     first = _statedoc(root, "lint", "--format", "json")
     assert first.returncode == 1 and json.loads(first.stdout)
-    (entry,) = _entries(root, "*.json")
+    (entry,) = _entries(root, "lint")
     entry.write_bytes(seal(_key(entry), json.dumps({"findings": [], "facts": None}).encode()))
     assert _statedoc(root, "lint", "--format", "json").returncode == 0
     gate = _statedoc(root, "lint", "--no-cache", "--format", "json")
@@ -113,22 +135,26 @@ def test_an_entry_rewritten_with_its_digest_is_trusted_but_not_with_no_cache(
 
 
 def test_the_cache_keeps_no_key_to_travel_with_it(tmp_path: Path) -> None:
-    """Every file statedoc leaves in the folder is an entry, the signature index or the
-    ``.gitignore``: nothing in a restored or committed copy claims to vouch for the rest."""
+    """Every file statedoc leaves in the folder is the entries' database (and its journal),
+    the signature index or the ``.gitignore``: nothing in a restored or committed copy claims
+    to vouch for the rest."""
     root = _project(tmp_path, DOOR)
     assert _statedoc(root, "generate", "-q").returncode == 0
     assert _statedoc(root, "check", "-q").returncode == 0
-    names = {p.relative_to(root / FOLDER).as_posix() for p in _entries(root, "*")}
-    assert ".gitignore" in names and "v3/signatures.json" in names
-    others = names - {".gitignore", "v3/signatures.json"}
-    assert others and all(n.endswith(".json") and n.count("/") in (2, 3) for n in others)
+    layout = layout_folder(root).name
+    names = {p.relative_to(root / FOLDER).as_posix() for p in _files(root)}
+    database = {f"{layout}/{NAME}", f"{layout}/{NAME}-journal"}
+    assert {".gitignore", f"{layout}/signatures.json", f"{layout}/{NAME}"} <= names
+    assert names <= {".gitignore", f"{layout}/signatures.json", *database}
+    assert _entries(root, "lint") and _entries(root, "render")
 
 
 def test_a_fifo_planted_as_an_entry_is_a_miss_not_a_hang(tmp_path: Path) -> None:
     root = _project(tmp_path, BROKEN)
     first = _statedoc(root, "lint", "--format", "json")
-    (entry,) = _entries(root, "*.json")
-    entry.unlink()
-    os.mkfifo(entry)
+    database = layout_folder(root) / NAME
+    assert database.is_file()
+    database.unlink()
+    os.mkfifo(database)
     again = _statedoc(root, "lint", "--format", "json")  # the 300 s timeout guards a hang
     assert (again.returncode, again.stdout) == (1, first.stdout)

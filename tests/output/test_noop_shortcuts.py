@@ -190,7 +190,7 @@ def _recorded(
     index = Signatures(cache)
     index.record(os.fspath(file), os.stat(file), "abc", at)
     index.save()
-    os.utime(cache.folder.parent / "signatures.json", ns=(at + saved, at + saved))
+    os.utime(cache.folder / "signatures.json", ns=(at + saved, at + saved))
     return Signatures(RenderCache(root))
 
 
@@ -236,7 +236,7 @@ def test_an_index_whose_digest_does_not_match_is_not_trusted(tmp_path: Path) -> 
     file = tmp_path / "a.txt"
     file.write_text("a")
     _recorded(tmp_path, file, mtime=10**9 + 123)
-    index = RenderCache(tmp_path).folder.parent / "signatures.json"
+    index = RenderCache(tmp_path).folder / "signatures.json"
     stamp = os.stat(index).st_mtime_ns
     digest, _, body = index.read_bytes().partition(b"\n")
     index.write_bytes(digest[:-1] + (b"0" if digest[-1:] != b"0" else b"1") + b"\n" + body)

@@ -7,6 +7,7 @@ cache."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,8 @@ from targets.test_generate_support import PYPROJECT, SEED_MODULES, run_cli, tree
 
 import generator.lint.files as files_module
 from generator.cache import store as cache_module
-from generator.cache.store import FOLDER, RenderCache, seal, unseal
+from generator.cache.database import Database
+from generator.cache.store import RenderCache, seal, unseal
 
 QUERIES = "specs/platform/queries/workspace-export-delivery.md"
 QUERIES_PY = f"generated/{SEED_MODULES['queries']}.py"
@@ -40,7 +42,7 @@ def warm(repo: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, bytes]:
     """Build twice (fills both caches); the tree as built."""
     assert run_cli(capsys, "build", "-q")[0] == 0
     assert run_cli(capsys, "build", "-q")[0] == 0
-    assert list((repo / FOLDER).rglob("render/*/*.json"))
+    assert Database(os.fspath(RenderCache(repo).folder)).keys("render")
     return tree(repo / "generated")
 
 
@@ -110,17 +112,17 @@ def _poison(repo: Path) -> None:
     to name the edited bytes: an entry served where it must not be then hides the edit."""
     import hashlib
 
-    cache = RenderCache(repo)
-    for path in cache.folder.glob("*/*.json"):
-        key = path.parent.name + path.stem
-        body = unseal(key, path.read_bytes())
+    entries = Database(os.fspath(RenderCache(repo).folder))
+    assert entries.keys("render")
+    for key in entries.keys("render"):
+        body = unseal(key, entries.get("render", key) or b"")
         assert body is not None
         raw = json.loads(body)
         for name in raw["files"]["python"]:
             module = repo / "generated" / name
             module.write_bytes(module.read_bytes() + b"# poisoned\n")
             raw["files"]["python"][name] = hashlib.sha256(module.read_bytes()).hexdigest()
-        path.write_bytes(seal(key, json.dumps(raw).encode()))
+        entries.put("render", key, seal(key, json.dumps(raw).encode()))
 
 
 def test_a_new_statedoc_version_is_not_served(

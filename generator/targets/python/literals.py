@@ -142,6 +142,14 @@ def pyliteral(value: object, indent: int = 0, lead: int = 0) -> str:
     if value is None:  # the commonest value of an optional text: nothing to build
         return "None"
     table = _MEMO.get()
+    if type(value) is str:  # the commonest literal: no type walk, no self-check when off
+        if table is None:
+            return _checked(value, indent, lead) if SELF_CHECK else _string(value, indent, lead)
+        found = table.get((value, indent, lead))
+        if found is None:
+            found = _checked(value, indent, lead) if SELF_CHECK else _string(value, indent, lead)
+            table[value, indent, lead] = found
+        return found
     if table is None or not _memoizable(value):
         return _checked(value, indent, lead)
     key = (value, indent, lead)
