@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator
+from typing import Any
 
 # The renderer's self-checks (every literal and module re-parsed with ``ast``) are off in
 # normal runs and on under test, in this process and in every statedoc process it starts.
@@ -71,6 +72,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             "a thorough run (CI or HYPOTHESIS_PROFILE=ci) runs every test; "
             f"drop {', '.join(chosen)}"
         )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, Any]:
+    """A whole module skipped while it is collected (``importorskip``, ``skip(allow_module_level=
+    True)``) is a failure in a thorough run too: the test-level hook below never sees it."""
+    report = yield
+    if THOROUGH and report.skipped:
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.longrepr = f"skipped in a thorough run (CI or HYPOTHESIS_PROFILE=ci): {reason}"
+    return report
 
 
 @pytest.hookimpl(wrapper=True)

@@ -20,14 +20,11 @@ from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Any, TypeVar
 
-import pytest
-
-pytest.importorskip("pygls", reason="the server extra (pygls) is not installed")
-pytest_lsp = pytest.importorskip("pytest_lsp", reason="pytest-lsp is not installed")
-
-from lsprotocol import types  # noqa: E402
-from pygls.protocol import default_converter  # noqa: E402
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features  # noqa: E402
+# pygls and pytest-lsp are in the test extra: without them these tests fail to import, never skip.
+import pytest_lsp
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
