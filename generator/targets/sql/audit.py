@@ -29,7 +29,6 @@ from psycopg import sql
 from generator.targets.sql import history as h
 from generator.targets.sql.audit_history import read_history
 from generator.targets.sql.audit_model import (
-    DEFAULT_TIMEOUT,
     EXAMPLES,
     SHOWN,
     TIMEOUT_STATES,
@@ -39,6 +38,7 @@ from generator.targets.sql.audit_model import (
 )
 from generator.targets.sql.audit_window import resolve
 from generator.targets.sql.plan import SqlPlan
+from generator.targets.sql.session import DEFAULT_TIMEOUT, read_only_session
 
 
 def audit_database(
@@ -49,15 +49,7 @@ def audit_database(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> tuple[list[SpecAudit], Window]:
     """Audit ``plans`` (each with a binding) over ``connection`` (autocommit)."""
-    millis = max(1, round(timeout * 1000))
-    for setting in (
-        "default_transaction_read_only = on",
-        f"statement_timeout = {millis}",
-        f"lock_timeout = {millis}",
-        "client_encoding = 'UTF8'",
-        "application_name = 'statedoc db audit'",
-    ):
-        connection.execute(f"SET {setting}")
+    read_only_session(connection, timeout, "statedoc db audit")
     audits = [SpecAudit(plan) for plan in plans]
     with connection.transaction(force_rollback=True):  # read-only, and never committed
         connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")

@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 
 from generator.targets.sql.plan import SqlPlan
 
-#: Seconds any one statement of the audit may take (``db audit --timeout``).
-DEFAULT_TIMEOUT = 30.0
 #: Distinct unknown values, or disallowed pairs, reported per spec (the rest are counted).
 SHOWN = 10
 #: Example keys given for each of them.

@@ -15,10 +15,10 @@ from generator.targets.sql.compare import Accepts
 from generator.targets.sql.history_check import read_executors, read_histories
 from generator.targets.sql.installed import read_catalog
 from generator.targets.sql.probe import TriggerProbe, domain_accepts, near_misses, probe_generated
+from generator.targets.sql.session import DEFAULT_TIMEOUT, read_only_session
 from generator.targets.sql.verify import Expected, Report, verify
 
 #: Seconds any one statement of the check may take (``db check --timeout``).
-DEFAULT_TIMEOUT = 30.0
 
 
 def check_database(
@@ -31,15 +31,7 @@ def check_database(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Report:
     """The :class:`~.verify.Report` of the database behind ``connection`` (autocommit)."""
-    millis = max(1, round(timeout * 1000))
-    for setting in (
-        "default_transaction_read_only = on",
-        f"statement_timeout = {millis}",
-        f"lock_timeout = {millis}",
-        "client_encoding = 'UTF8'",
-        "application_name = 'statedoc db check'",
-    ):
-        connection.execute(f"SET {setting}")
+    read_only_session(connection, timeout, "statedoc db check")
     tables = [t.table_name for spec in specs for t in spec.triggers]
     histories = [s.history.table.qualified for s in specs if s.history is not None]
     with connection.transaction(force_rollback=True):  # read-only, and never committed

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from generator.cli.output import emit
 from generator.core.exitcodes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from generator.core.findings import Finding, Severity
+from generator.targets.sql.session import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from generator.lint.files import LintRun
@@ -60,9 +61,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--timeout",
         type=_seconds,
-        default=30.0,
+        default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help="statement and lock timeout of every query (default: 30)",
+        help=f"statement and lock timeout of every query (default: {DEFAULT_TIMEOUT:g})",
     )
     check.add_argument(
         "paths", nargs="*", metavar="PATH", help="files or folders (default: configured specs)"
@@ -94,9 +95,9 @@ def _register_audit(actions: Any, common: argparse.ArgumentParser) -> None:
     audit.add_argument(
         "--timeout",
         type=_seconds,
-        default=30.0,
+        default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help="statement and lock timeout of every query (default: 30)",
+        help=f"statement and lock timeout of every query (default: {DEFAULT_TIMEOUT:g})",
     )
     audit.add_argument(
         "--since",
@@ -123,19 +124,27 @@ def _register_audit(actions: Any, common: argparse.ArgumentParser) -> None:
     audit.set_defaults(run=run_audit)
 
 
+def _psycopg(command: str) -> Any:
+    """psycopg, or None after saying how to install it (``db check`` and ``db audit``)."""
+    try:
+        import psycopg
+    except ImportError:
+        print(
+            f"statedoc: error: db {command} needs psycopg: pip install 'statedoc[postgres]'",
+            file=sys.stderr,
+        )
+        return None
+    return psycopg
+
+
 def run_audit(args: argparse.Namespace) -> int:
     """``db audit``: exit 0 without error findings, 1 with one (or a lint error), 2 when the
     database cannot be reached or fails beyond one spec's reads, or psycopg is missing."""
     from generator.cli.running import workspace_for
     from generator.run import pipeline
 
-    try:
-        import psycopg
-    except ImportError:
-        print(
-            "statedoc: error: db audit needs psycopg: pip install 'statedoc[postgres]'",
-            file=sys.stderr,
-        )
+    psycopg = _psycopg("audit")
+    if psycopg is None:
         return EXIT_USAGE
     from generator.targets.sql.audit import audit_database
     from generator.targets.sql.audit_report import as_json, render_text
@@ -199,13 +208,8 @@ def run_check(args: argparse.Namespace) -> int:
     from generator.cli.running import workspace_for
     from generator.run import pipeline
 
-    try:
-        import psycopg
-    except ImportError:
-        print(
-            "statedoc: error: db check needs psycopg: pip install 'statedoc[postgres]'",
-            file=sys.stderr,
-        )
+    psycopg = _psycopg("check")
+    if psycopg is None:
         return EXIT_USAGE
     workspace = workspace_for(args)
     lint_run = pipeline.lint(workspace, keep_documents=True)
