@@ -282,7 +282,7 @@ def diagram_start_end_drift(doc: Document) -> Iterator[Hit]:
                     span=located.at(edge.line, edge.column),
                 )
         missing = (wanted & names) - set(drawn)  # an undeclared initial state is SD112's
-        for name in sorted(missing, key=doc.spec.state_names.index):
+        for name in (n for n in doc.spec.state_names if n in missing):
             yield Hit(
                 f"{word} state {name!r} has no {shape.format('')} edge in the diagram".replace(
                     "  ", " "
