@@ -196,12 +196,17 @@ def unreachable_state(doc: Document) -> Iterator[Hit]:
             )
 
 
+#: How many initial states a message names; the rest are counted, so a finding per
+#: unreachable state stays one line however many states start the machine.
+_NAMED = 3
+
+
 def _names(names: tuple[str, ...]) -> str:
-    return (
-        "the initial state " + repr(names[0])
-        if len(names) == 1
-        else ("the initial states " + ", ".join(repr(n) for n in names))
-    )
+    if len(names) == 1:
+        return "the initial state " + repr(names[0])
+    shown = ", ".join(repr(n) for n in names[:_NAMED])
+    more = len(names) - _NAMED
+    return f"the initial states {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 @rule(

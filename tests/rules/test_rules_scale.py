@@ -36,3 +36,23 @@ def test_sd305_reports_every_undrawn_initial_state_in_spec_order() -> None:
         if f.code == "SD305" and "has no" in f.message
     ]
     assert undrawn == names[1:], codes(result)[:5]
+
+
+def test_sd107_names_a_few_initial_states_and_counts_the_rest() -> None:
+    """One finding per unreachable state: each names three initial states, not all of them
+    (a message per state listing every start grows with the square of the spec)."""
+    starts = [f"start{i}" for i in range(50)]
+    front = (
+        f"initial: [{', '.join(starts)}]\n"
+        "states:\n"
+        + "".join(f"  - name: {n}\n" for n in [*starts, "done", "lost", "found"])
+        + "transitions:\n"
+        + "".join(f"  - {{from: {n}, to: done, trigger: finish}}\n" for n in starts)
+        + "  - {from: lost, to: found, trigger: look}\n"
+    )
+    messages = [f.message for f in lint_text(document(front)).findings if f.code == "SD107"]
+    assert messages == [
+        f"state {name!r} cannot be reached from the initial states 'start0', 'start1', "
+        "'start2' and 47 more"
+        for name in ("lost", "found")
+    ]
