@@ -78,3 +78,10 @@ def pascal_name(text: str, fallback: str = "Spec") -> str:
     if not joined:
         return fallback
     return _fix(joined, fallback)
+
+
+def pytest_class_name(dotted: str) -> str:
+    """``Test`` + the PascalCase name of a module's last part: the class a generated test
+    module binds, and the name :func:`generator.testing.statedoc_tests` gives it by default
+    (one function, so the two agree)."""
+    return "Test" + pascal_name(dotted.rsplit(".", 1)[-1], fallback="Module")

@@ -8,10 +8,12 @@ For any generated module ``m`` (and, best, the spec document it came from):
 - :func:`state_machine_for` returns a Hypothesis ``RuleBasedStateMachine`` that drives a
   ``Machine`` at random with random guards and checks every attempt and invariant;
 - :func:`statedoc_tests` (alias :func:`make_tests`) packs both into a pytest class in one
-  line, and :func:`render_test_module` writes such a test module (``generate --tests``);
+  line; ``statedoc generate --tests DIR`` writes one such test module per spec (the ``tests``
+  target);
 - every verdict these proofs expect is the spec's verdict vectors
-  (:mod:`generator.targets.vectors`, the ``vectors`` target's ``<name>.vectors.json``), the
-  same file the SQL and TypeScript tests and a team's own implementation are held to;
+  (:mod:`generator.model.verdicts`, the file the ``vectors`` target writes as
+  ``<name>.vectors.json``), the same file the SQL and TypeScript tests and a team's own
+  implementation are held to;
 - :func:`conformance_tests` proves *your service* against a spec through an :class:`Adapter`
   (:mod:`.conformance`), and :mod:`.coverage` measures which transitions your own tests and
   your service exercised (pytest: ``--statedoc-coverage``, the plugin :mod:`.pytest_plugin`);
@@ -48,14 +50,12 @@ if TYPE_CHECKING:
         Adapter,
         ConformanceError,
         conformance_tests,
-        render_conformance_skeleton,
     )
     from generator.testing.coverage import Collector, CoveringAdapter
     from generator.testing.generated_tests import (
         find_generated_modules,
         import_generated,
         make_tests,
-        render_test_module,
         statedoc_tests,
     )
     from generator.testing.proofs.checks import check_against, check_module
@@ -66,7 +66,6 @@ _WHERE = {
     "Adapter": "conformance",
     "ConformanceError": "conformance",
     "conformance_tests": "conformance",
-    "render_conformance_skeleton": "conformance",
     "Collector": "coverage",
     "CoveringAdapter": "coverage",
     "Expected": "proofs.expected",
@@ -79,7 +78,6 @@ _WHERE = {
     "find_generated_modules": "generated_tests",
     "import_generated": "generated_tests",
     "make_tests": "generated_tests",
-    "render_test_module": "generated_tests",
     "statedoc_tests": "generated_tests",
 }
 
@@ -98,8 +96,6 @@ __all__ = [
     "import_generated",
     "load_spec",
     "make_tests",
-    "render_conformance_skeleton",
-    "render_test_module",
     "state_machine_for",
     "statedoc_tests",
 ]

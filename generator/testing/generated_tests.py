@@ -11,8 +11,8 @@ gives a pytest class with two tests: ``test_all_pairs`` (every entry point over 
 pair of states, against the spec's tables) and ``test_state_machine`` (Hypothesis drives a
 ``Machine`` at random; see :mod:`generator.testing.proofs.state_machine`). Hypothesis settings
 come from the active profile unless ``settings`` is given. ``statedoc generate --tests DIR``
-writes one such module per spec with :func:`render_test_module` (the ``tests`` target,
-:mod:`generator.targets.tests`, re-exported here).
+writes one such module per spec (the ``tests`` target, :mod:`generator.targets.tests`, whose
+``render_test_module`` gives its text).
 
 Hypothesis is imported only when a test runs, so collecting these classes is cheap.
 """
@@ -30,14 +30,13 @@ import types
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.targets.tests import pytest_class_name, render_test_module
+from generator.model.names import pytest_class_name
 from generator.testing.proofs.expected import SpecLike
 
 __all__ = [
     "find_generated_modules",
     "import_generated",
     "make_tests",
-    "render_test_module",
     "statedoc_tests",
 ]
 

@@ -14,6 +14,7 @@ from profiles import scaled
 
 from generator.lint.document import lint_bytes
 from generator.model.spec import Spec
+from generator.model.verdicts import state_lookalikes
 from generator.render.environment import has_header
 from generator.targets.registry import get_target
 from generator.targets.vectors import (
@@ -27,7 +28,6 @@ from generator.targets.vectors import (
     render_vectors,
     vectors_of_spec,
 )
-from generator.targets.vectors.names import state_lookalikes
 from generator.testing.strategies import spec_documents
 
 from .test_generate_support import ROOT, run_cli

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.testing.conformance import render_conformance_skeleton
+from generator.targets.conformance.skeleton import render_conformance_skeleton
 
 from .repos import ROOT, SEEDS
 

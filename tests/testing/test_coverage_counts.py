@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from profiles import downstream_conftest
 
-from generator.testing import render_test_module
+from generator.targets.tests import render_test_module
 from generator.testing.conformance import conformance_tests
 from generator.testing.coverage import Collector, CoveringAdapter
 

@@ -29,12 +29,12 @@ from profiles import downstream_conftest, scaled
 
 from generator.cli import main
 from generator.lint.document import lint_bytes
+from generator.targets.tests import render_test_module
 from generator.testing import (
     Expected,
     check_module,
     find_generated_modules,
     import_generated,
-    render_test_module,
 )
 from generator.testing.proofs.expected import OK, UNDECLARED
 from generator.testing.proofs.state_machine import run_machine, state_machine_for

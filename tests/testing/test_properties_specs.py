@@ -20,11 +20,11 @@ from profiles import downstream_conftest
 
 from generator.load.discover import SpecFile, discover
 from generator.run.config import load_config
+from generator.targets.tests import render_test_module
 from generator.testing import (
     check_module,
     find_generated_modules,
     import_generated,
-    render_test_module,
     statedoc_tests,
 )
 from generator.testing.proofs.state_machine import run_machine, state_machine_for

@@ -14,8 +14,9 @@ from profiles import downstream_conftest
 
 from generator.lint.document import lint_bytes
 from generator.targets.python import document_sha256, render_module
+from generator.targets.tests import render_test_module
 from generator.targets.vectors import load_vectors, render_vectors, vectors_of_spec
-from generator.testing import check_module, import_generated, render_test_module
+from generator.testing import check_module, import_generated
 
 from .repos import ROOT, SEEDS
 

@@ -16,19 +16,13 @@ import keyword
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.model.names import pytest_class_name
 from generator.render.environment import has_header
 from generator.targets import Target, import_path, module_parts, source_path
 
 if TYPE_CHECKING:
     from generator.load.config import Config
     from generator.model.document import Document
-
-
-def pytest_class_name(dotted: str) -> str:
-    """``Test`` + the module's PascalCase name: the class a test module defines."""
-    from generator.model.names import pascal_name
-
-    return "Test" + pascal_name(dotted.rsplit(".", 1)[-1], fallback="Module")
 
 
 def render_test_module(

@@ -17,7 +17,7 @@ statedoc's own loader and its Python module is generated in memory from it (the 
 Nothing is learnt from the system under test.
 
 The class (:mod:`.suite`) runs generated plans (:mod:`.plan`) whose verdicts are the spec's
-vectors (:mod:`generator.targets.vectors`): the shortest path from an initial state to every
+vectors (:mod:`generator.model.verdicts`): the shortest path from an initial state to every
 state, every declared transition (its source reached along a shortest path), every pair the
 spec lists as invalid attempted from its source, every undeclared pair up to
 :data:`.plan.MAX_UNDECLARED` (beyond it a fixed sample trying every source state) and every
@@ -32,7 +32,6 @@ the walk's is shrunk by Hypothesis.
 Imports neither Hypothesis nor Jinja2 until a test runs.
 """
 
-from generator.targets.conformance.skeleton import render_conformance_skeleton
 from generator.testing.conformance.core import (
     Adapter,
     AsyncAdapter,
@@ -59,7 +58,6 @@ __all__ = [
     "conformance_tests",
     "format_path",
     "load_oracle",
-    "render_conformance_skeleton",
     "run_checks",
     "sync_adapter",
 ]

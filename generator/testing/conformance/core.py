@@ -18,6 +18,7 @@ from generator.testing.conformance.plan import Check
 from generator.testing.proofs.expected import Expected
 
 if TYPE_CHECKING:
+    from generator.model.document import Document
     from generator.testing.coverage import Collector
 
 _MAX_LISTED = 20
@@ -135,25 +136,20 @@ class Oracle:
 def load_oracle(spec: str | os.PathLike[str]) -> Oracle:
     """Lint the spec document (``SpecError`` if it has errors) and generate its module in memory.
 
-    The module is registered in ``sys.modules`` under a private name and marked
-    ``__statedoc_oracle__`` so that coverage collection (:mod:`generator.testing.coverage`)
-    never counts the oracle's own steps as your tests' coverage.
+    The module is the ``python`` target's file for the document, reached through the target
+    registry as the pipeline reaches it (the kit imports no target). It is registered in
+    ``sys.modules`` under a private name and marked ``__statedoc_oracle__`` so that coverage
+    collection (:mod:`generator.testing.coverage`) never counts the oracle's own steps as your
+    tests' coverage.
     """
     import hashlib
 
-    from generator.targets import document_sha256
-    from generator.targets.python.render import render_module
     from generator.testing.proofs.expected import lint_clean
 
     path = Path(os.fspath(spec))
     document, data = lint_clean(path)
     name = f"_statedoc_oracle_{os.getpid()}_{next(_NAMES)}"
-    source = render_module(
-        document.spec,
-        relative=path.as_posix(),
-        sha256=document_sha256(document.source),
-        module=name,
-    )
+    source = python_module_source(document)
     module = types.ModuleType(name)
     module.__file__ = f"<statedoc oracle for {path.as_posix()}>"
     module.__dict__["__statedoc_oracle__"] = True
@@ -161,6 +157,20 @@ def load_oracle(spec: str | os.PathLike[str]) -> Oracle:
     exec(compile(source, module.__file__, "exec"), module.__dict__)
     expected = Expected.from_spec(document.spec)
     return Oracle(path.as_posix(), expected, module, hashlib.sha256(data).hexdigest())
+
+
+def python_module_source(document: Document) -> str:
+    """The text of the Python module ``statedoc generate`` writes for ``document`` (its header
+    names the spec by its path relative to the working directory)."""
+    from generator.load.config import Config
+    from generator.targets.registry import get_target
+
+    here = Path.cwd()
+    files = get_target("python").files(document, Config(root=here, specs=(), out=here))
+    modules = [content for path, content in files.items() if path.endswith(".py")]
+    if len(modules) != 1:
+        raise RuntimeError(f"the python target wrote {sorted(files)}, not one module")
+    return modules[0].decode("utf-8")
 
 
 # -- paths and failures ---------------------------------------------------------------------

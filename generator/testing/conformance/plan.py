@@ -14,7 +14,7 @@ attempt with the verdict the spec demands. :func:`build_plan` makes:
   vectors' ``not_states`` (case, width, padding and normalisation variants of every state,
   and generic non-names), each attempted from an initial state: rejected.
 
-The verdicts come from the spec's vectors (:mod:`generator.targets.vectors`). A state no
+The verdicts come from the spec's vectors (:mod:`generator.model.verdicts`). A state no
 path reaches is *seeded* (created directly in it) when the adapter can do that; otherwise
 its checks are left out and listed in :attr:`Plan.unreached`. Names holding a character the
 adapter declares it ``cannot_carry`` (psycopg cannot send NUL) are left out and listed in
@@ -27,7 +27,7 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from generator.targets.vectors import FORBIDDEN, UNDECLARED
+from generator.model.verdicts import FORBIDDEN, UNDECLARED
 from generator.testing.proofs.expected import Expected
 
 KINDS = ("reach", "declared", "invalid", "undeclared")

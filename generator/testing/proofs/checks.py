@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from generator.model.names import member_name
-from generator.targets.vectors import ALLOWED, PairVector, Vectors, differences
+from generator.model.verdicts import ALLOWED, PairVector, Vectors, differences
 from generator.testing.proofs.expected import (
     FORBIDDEN,
     OK,
@@ -366,7 +366,7 @@ def check_module(
     ``spec`` is a :class:`~generator.model.spec.Spec` or the path of the spec document (relative
     paths are also tried from the project root above the module). Without it the module's
     own tables are the model: that only proves the module consistent with itself.
-    ``vectors``: the spec's vectors file (:mod:`generator.targets.vectors`; a path, relative
+    ``vectors``: the spec's vectors file (:mod:`generator.model.verdicts`; a path, relative
     ones tried like the spec's) or loaded vectors: every verdict is then the file's, and a
     file that disagrees with the model fails.
     """
@@ -379,7 +379,7 @@ def read_vectors(
 ) -> Vectors | None:
     """Loaded vectors: as given, or read from a path (relative: also from the project root
     above ``module``); a file that cannot be read or is no vectors file fails the test."""
-    from generator.targets.vectors import Vectors, VectorsError, load_vectors
+    from generator.model.verdicts import Vectors, VectorsError, load_vectors
 
     if vectors is None or isinstance(vectors, Vectors):
         return vectors

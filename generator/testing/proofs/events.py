@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from generator.model.events import method_clash
-from generator.targets.vectors import ALLOWED, FireVector, Vectors
+from generator.model.verdicts import ALLOWED, FireVector, Vectors
 from generator.testing.proofs.expected import Expected
 from generator.testing.proofs.failures import Failures, _call, check_transition_record, describe
 

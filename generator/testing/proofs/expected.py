@@ -24,7 +24,7 @@ from generator.model.spec import Spec
 
 if TYPE_CHECKING:
     from generator.model.document import Document
-    from generator.targets.vectors import Vectors
+    from generator.model.verdicts import Vectors
 
 #: The outcome of attempting a pair: declared, listed invalid, or neither.
 OK, FORBIDDEN, UNDECLARED = "ok", "forbidden", "undeclared"
@@ -168,9 +168,9 @@ class Expected:
 
     @cached_property
     def vectors(self) -> Vectors:
-        """The verdict vectors of this model (:mod:`generator.targets.vectors`): the one
+        """The verdict vectors of this model (:mod:`generator.model.verdicts`): the one
         place a pair's verdict is decided, for every proof and for the vectors file."""
-        from generator.targets.vectors import SpecInfo, build_vectors
+        from generator.model.verdicts import SpecInfo, build_vectors
 
         info = None
         if self.spec_id is not None and self.revision is not None:

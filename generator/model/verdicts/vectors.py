@@ -3,7 +3,8 @@ model alone (never from generated code).
 
 :func:`build_vectors` is the one place a pair's verdict is decided: the ``vectors`` target
 writes its result, and :class:`generator.testing.proofs.expected.Expected` (the oracle of the
-Python proofs and the conformance kit) answers ``outcome`` from it.
+Python proofs and the conformance kit) answers ``outcome`` from it. Here, before the targets,
+so that the testing kit reads verdicts without importing a target.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
-from generator.targets.vectors.names import Lookalike, event_lookalikes, state_lookalikes
+from generator.model.verdicts.lookalikes import Lookalike, event_lookalikes, state_lookalikes
 
 if TYPE_CHECKING:
     from generator.model.spec import Spec
 
-#: The version of the file's shape (``format``); see :mod:`generator.targets.vectors`.
+#: The version of the file's shape (``format``); see :mod:`generator.model.verdicts`.
 FORMAT = 1
 #: Verdicts of a pair (and of a (state, event) for the first and third).
 ALLOWED, FORBIDDEN, UNDECLARED = "allowed", "forbidden", "undeclared"
