@@ -1,7 +1,8 @@
 """The TypeScript conformance kit on a real PostgreSQL server, through node-postgres: services
 that check in TypeScript or rely on the SQL target's triggers pass all five checks; the same
 table without the triggers, and each deliberately wrong service, is caught with a message that
-names the path. Everything compiles in one tsc run and runs in one ``node`` process under
+names the path. The kit takes its verdicts from each seed's vectors file, read as a team's
+test reads it. Everything compiles in one tsc run and runs in one ``node`` process under
 node:test's own runner (fixed fast-check seed: a catch must not depend on luck)."""
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def test_a_name_the_driver_cannot_carry_says_what_to_do(
     assert {c for c, m in found.items() if m} >= {"undeclared rejected"}
     nul = [p for p in problems(found["undeclared rejected"]) if "\\x00" in p.split(":")[0]]
     assert nul, found["undeclared rejected"]
-    assert "the adapter's attempt('\\x00') raised DatabaseError" in nul[0]
+    assert re.search(r"the adapter's attempt\('[^']*\\x00'\) raised DatabaseError", nul[0]), nul
     assert "say so with the adapter's cannotCarry(name)" in nul[0]
-    # The same table and service with cannotCarry: the name is left out, nothing fails.
+    # The same table and service with cannotCarry: the names are left out, nothing fails.
     assert outcomes["triggers"]["undeclared rejected"] == ""

@@ -1,6 +1,7 @@
 """Systems under test for the TypeScript conformance kit: TypeScript services over a real
 PostgreSQL table through node-postgres (``pg``, pinned in tests/ts_js), as a team would write
-them, and deliberately wrong variants; and the project that compiles them with the kit.
+them, and deliberately wrong variants; and the project that compiles them with the kit, which
+takes its verdicts from each seed's vectors file (the ``vectors`` target's).
 
 - ``CheckedService`` checks a move with the generated module under a transaction (row lock),
   then updates; ``TriggerService`` issues the UPDATE and lets the SQL target's triggers refuse
@@ -192,7 +193,8 @@ import { after, test } from "node:test";
 import pg from "pg";
 import * as delivery from "./gen/delivery.js";
 import * as attempt from "./gen/attempt.js";
-import { conformanceTests } from "./statedoc-conformance.js";
+import { readFileSync } from "node:fs";
+import { type VectorsFile, conformanceTests } from "./statedoc-conformance.js";
 import * as services from "./services.js";
 
 const config = JSON.parse(process.env["STATEDOC_PG"] ?? "{}") as pg.PoolConfig;
@@ -202,11 +204,17 @@ const specs = { delivery, attempt } as const;
 type Case = [string, keyof typeof specs, keyof typeof services, string, boolean];
 const cases = JSON.parse(process.env["STATEDOC_CASES"] ?? "[]") as Case[];
 const runs = Number(process.env["STATEDOC_NUM_RUNS"] ?? "100");
+/** The seed's vectors file, as a team reads it (written next to the compiled project). */
+const vectorsOf = (seed: string): VectorsFile => {
+  const file = new URL(`../${seed}.vectors.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, "utf8")) as VectorsFile;
+};
 for (const [name, seed, service, table, carriesNul] of cases) {
   const spec = specs[seed];
   const Service = services[service] as typeof services.CheckedService;
   conformanceTests(test, {
     spec,
+    vectors: vectorsOf(seed),
     name,
     adapter: () => new services.ServiceAdapter(new Service(pool, table, spec), carriesNul),
     numRuns: runs,
@@ -224,6 +232,15 @@ def sql_for(seed: str) -> str:
     config = load_config(ROOT)
     files = get_target("sql", config).files(document, config)
     return next(data.decode() for name, data in files.items() if name.endswith(".postgresql.sql"))
+
+
+def vectors_for(seed: str) -> str:
+    """The seed's vectors file, as the ``vectors`` target writes it."""
+    path = ROOT / SEEDS[seed]
+    document = lint_bytes(path.read_bytes(), SEEDS[seed]).document
+    assert document is not None
+    ((_, data),) = get_target("vectors").files(document, load_config(ROOT)).items()
+    return data.decode("ascii")
 
 
 def module_for(seed: str) -> str:
@@ -252,6 +269,8 @@ def compile_services(root: Path) -> Compiled:
     }
     compiled = compile_project(root, files)
     assert compiled.returncode == 0, compiled.errors
+    for seed in SEEDS:  # read by the runner at run time, as a team's test reads the file
+        (root / f"{seed}.vectors.json").write_text(vectors_for(seed), encoding="ascii")
     return compiled
 
 

@@ -7,6 +7,11 @@ spec is the model, not the module), every ordered pair through every entry point
 ``rootDir`` above both the tests and the generated modules) and run it with ``node --test``,
 which prints a summary. It needs ``fast-check`` and ``@types/node``.
 
+The test names the spec's vectors file (``<name>.vectors.json``, where the ``vectors`` target
+writes it): when the file is there at run time, every verdict the test checks is the file's and
+the file is held to the tables the test carries from the spec (so a stale or hand-edited file,
+or a module that disagrees with it, fails); without it the verdicts come from those tables.
+
 With them, at the top of the folder, the TypeScript conformance kit
 (:mod:`generator.targets.typescript.kit`): ``statedoc-conformance.ts`` and its plans.
 """
@@ -16,7 +21,7 @@ from __future__ import annotations
 import os
 import posixpath
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from generator.targets import Target
 from generator.targets.typescript.kit import KIT_FILES, kit_files
@@ -31,12 +36,54 @@ if TYPE_CHECKING:
     from generator.model.spec import Spec
 
 
-def render_test(spec: Spec, *, relative: str, sha256: str, module_import: str) -> str:
+def render_test(
+    spec: Spec,
+    *,
+    relative: str,
+    sha256: str,
+    module_import: str,
+    vectors: VectorsPath | None = None,
+) -> str:
     """The test module for ``spec``; ``module_import`` is the ES import specifier of the
-    generated module from the test file (``../../generated/area/module/name.js``)."""
+    generated module from the test file (``../../generated/area/module/name.js``);
+    ``vectors`` where the spec's vectors file may be (None: the verdicts come from the spec's
+    tables alone)."""
+    from generator.model.verdicts import event_lookalikes, state_lookalikes
+
     values = context(spec, relative=relative, sha256=sha256)
     values["module_import"] = module_import
+    values["vectors"] = vectors
+    values["not_states"] = state_lookalikes(spec.state_names)
+    values["not_events"] = event_lookalikes([event.name for event in values["events"]])
     return render("test.ts.j2", values)
+
+
+class VectorsPath(NamedTuple):
+    """Where a generated test looks for the vectors file: ``relative`` to the test file (or
+    absolute), then ``from_root`` (relative to the project root) from every folder above the
+    running file (a compiled test may run from an ``outDir`` anywhere below the root)."""
+
+    relative: str
+    from_root: str
+
+
+def vectors_path(document: Document, settings: Config, test_file: str) -> VectorsPath:
+    """Where the ``vectors`` target writes the document's file (its own ``out`` when the
+    ``[tool.statedoc.vectors]`` table sets one, else the modules' folder), as seen from
+    ``test_file`` (a POSIX path relative to the project root)."""
+    from generator.targets import folder_value
+    from generator.targets.vectors import SUFFIX
+
+    configured = folder_value(settings, "vectors", "out")
+    folder = settings.root / configured if isinstance(configured, str) and configured else None
+    out = Path(os.path.normpath((folder or settings.out).absolute()))
+    file = out / f"{base_path(document)}{SUFFIX}"
+    try:
+        from_root = file.relative_to(os.path.normpath(settings.root.absolute())).as_posix()
+    except ValueError:
+        return VectorsPath(file.as_posix(), file.as_posix())
+    relative = posixpath.relpath(from_root, posixpath.dirname(test_file) or ".")
+    return VectorsPath(relative if relative.startswith("../") else f"./{relative}", from_root)
 
 
 def import_specifier(test_file: str, module_file: str) -> str:
@@ -72,6 +119,7 @@ class TypeScriptTestsTarget(Target):
             relative=spec_source(document, settings.root),
             sha256=document_sha256(document.source),
             module_import=import_specifier(test_file.as_posix(), module_file.as_posix()),
+            vectors=vectors_path(document, settings, test_file.as_posix()),
         )
         return {f"{base}.test.ts": text.encode("utf-8")}
 

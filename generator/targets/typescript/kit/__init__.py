@@ -1,6 +1,8 @@
 """The TypeScript conformance kit, shipped as TypeScript source: ``statedoc-conformance.ts``
-(the adapter interface, the plan runner, the fast-check walk and ``conformanceTests``) and
-``statedoc-conformance-plan.ts`` (the plans, computed from a generated module alone).
+(the plan runner, the fast-check walk and ``conformanceTests``),
+``statedoc-conformance-tracker.ts`` (the adapter interface, the options and the tracker of one
+object under test) and ``statedoc-conformance-plan.ts`` (the plans, computed from a generated
+module alone or from the spec's vectors file).
 
 ``statedoc generate --tests DIR --target typescript`` writes both into ``DIR`` next to the
 generated property tests (:class:`~generator.targets.typescript.tests.TypeScriptTestsTarget`),
@@ -16,7 +18,11 @@ from importlib.resources import files
 from generator.render.environment import header_line
 
 #: The kit's files, by the name they are written under (one folder: they import each other).
-KIT_FILES = ("statedoc-conformance.ts", "statedoc-conformance-plan.ts")
+KIT_FILES = (
+    "statedoc-conformance.ts",
+    "statedoc-conformance-tracker.ts",
+    "statedoc-conformance-plan.ts",
+)
 
 
 @cache

@@ -23,6 +23,7 @@ export interface MachineLike {
 /** What the kit reads from a generated module (`import * as spec from ".../<name>.js"`). */
 export interface SpecModule {
   readonly SPEC_ID: string;
+  readonly SPEC_SHA256?: string;
   readonly State: Readonly<Record<string, string>>;
   readonly Event?: Readonly<Record<string, string>>;
   readonly TRANSITION_LIST: readonly TransitionLike[];
@@ -77,6 +78,24 @@ export function repr(value: unknown): string {
 
 const key = (a: string, b: string): string => JSON.stringify([a, b]);
 
+/**
+ * The spec's vectors file (the `vectors` target's `<name>.vectors.json`, parsed): every
+ * verdict the system must give. Read it yourself (`JSON.parse(readFileSync(path, "utf8"))`,
+ * or an import `with { type: "json" }`) and pass it as the option `vectors`.
+ */
+export interface VectorsFile {
+  readonly format: number;
+  readonly spec: { readonly id: string; readonly revision: number; readonly sha256: string };
+  readonly states: readonly string[];
+  readonly initial: readonly string[];
+  readonly terminal: readonly string[];
+  readonly events: readonly string[];
+  readonly pairs: readonly { readonly from: string; readonly to: string; readonly verdict: string; readonly why?: string }[];
+  readonly fires: readonly { readonly from: string; readonly event: string; readonly verdict: string; readonly to?: string }[];
+  readonly not_states: readonly { readonly name: string; readonly variant: string; readonly of: string | null }[];
+  readonly not_events: readonly { readonly name: string; readonly variant: string; readonly of: string | null }[];
+}
+
 /** The spec as the kit uses it: states in declaration order, pairs, starts, names that are not. */
 export interface Model {
   readonly spec: SpecModule;
@@ -84,8 +103,14 @@ export interface Model {
   readonly states: readonly string[];
   readonly initial: readonly string[];
   readonly events: readonly string[];
-  /** Names that are no state: the Python kit's, then variants of every state name. */
+  /** Names that are no state: the vectors' `not_states` (each tried once, the initial states
+   * in turn, as the Python kit does), else the kit's own variants of every state name (each
+   * tried from every initial state). */
   readonly unknown: readonly string[];
+  /** True when the verdicts are the vectors file's. */
+  readonly fromVectors: boolean;
+  /** Where the vectors disagree with the generated module (empty without vectors). */
+  readonly problems: readonly string[];
   /** The declared transition of a pair (the first one declared). */
   declared(a: string, b: string): TransitionLike | undefined;
   declares(a: string, b: string): boolean;
@@ -124,8 +149,9 @@ export function unknownNames(states: readonly string[], members: readonly string
   return [...new Set(candidates)].filter((c) => !known.has(c));
 }
 
-/** The model of a generated module. */
-export function modelOf(spec: SpecModule): Model {
+/** The model of a generated module; with `vectors`, the verdicts are the file's (and where
+ * the file disagrees with the module is listed in `problems`). */
+export function modelOf(spec: SpecModule, vectors?: VectorsFile): Model {
   const states = Object.values(spec.State);
   const first = new Map<string, TransitionLike>();
   for (const t of spec.TRANSITION_LIST) {
@@ -133,23 +159,134 @@ export function modelOf(spec: SpecModule): Model {
       first.set(key(t.from, t.to), t);
     }
   }
-  const why = (a: string, b: string): string | undefined => spec.INVALID[a]?.[b];
-  const targets = new Map(states.map((a) => [a, states.filter((b) => first.has(key(a, b)))]));
-  const invalid = new Map(states.map((a) => [a, states.filter((b) => why(a, b) !== undefined)]));
   const events = spec.Event === undefined ? [] : Object.values(spec.Event);
+  const initial = states.filter((s) => spec.INITIAL.has(s));
+  const own = (a: string, b: string): string | undefined => spec.INVALID[a]?.[b];
+  if (vectors === undefined) {
+    const unknown = unknownNames(states, Object.keys(spec.State));
+    return table(spec, states, initial, events, unknown, false, [], (a, b) => first.has(key(a, b)), own, first);
+  }
+  const shape = shapeProblem(vectors);
+  if (shape !== null) { // every check fails with it: the module's verdicts fill the model
+    return table(spec, states, initial, events, [], true, [shape], (a, b) => first.has(key(a, b)), own, first);
+  }
+  const problems = vectorProblems(spec, vectors, states, initial, events, first);
+  const verdicts = new Map(vectors.pairs.map((v) => [key(v.from, v.to), v]));
+  const allowed = (a: string, b: string): boolean => verdicts.get(key(a, b))?.verdict === "allowed";
+  const why = (a: string, b: string): string | undefined => {
+    const found = verdicts.get(key(a, b));
+    return found?.verdict === "forbidden" ? found.why : undefined;
+  };
+  const unknown = vectors.not_states.map((n) => n.name);
+  return table(spec, vectors.states, vectors.initial, vectors.events, unknown, true, problems, allowed, why, first);
+}
+
+function table(
+  spec: SpecModule,
+  states: readonly string[],
+  initial: readonly string[],
+  events: readonly string[],
+  unknown: readonly string[],
+  fromVectors: boolean,
+  problems: readonly string[],
+  allowed: (a: string, b: string) => boolean,
+  why: (a: string, b: string) => string | undefined,
+  first: ReadonlyMap<string, TransitionLike>,
+): Model {
+  const targets = new Map(states.map((a) => [a, states.filter((b) => allowed(a, b))]));
+  const invalid = new Map(states.map((a) => [a, states.filter((b) => why(a, b) !== undefined)]));
   return {
     spec,
     specId: spec.SPEC_ID,
     states,
-    initial: states.filter((s) => spec.INITIAL.has(s)),
+    initial: states.filter((s) => initial.includes(s)),
     events,
-    unknown: unknownNames(states, Object.keys(spec.State)),
-    declared: (a, b) => first.get(key(a, b)),
-    declares: (a, b) => first.has(key(a, b)),
+    unknown,
+    fromVectors,
+    problems,
+    declared: (a, b) => (allowed(a, b) ? first.get(key(a, b)) : undefined),
+    declares: allowed,
     why,
     targetsOf: (s) => targets.get(s) ?? [],
     invalidFrom: (s) => invalid.get(s) ?? [],
   };
+}
+
+/** Why `vectors` is no parsed vectors file of format 1 (null: it has the shape). */
+function shapeProblem(vectors: unknown): string | null {
+  const given = (typeof vectors === "object" && vectors !== null ? vectors : {}) as Readonly<Record<string, unknown>>;
+  if (given["format"] !== 1) {
+    return `the vectors are format ${repr(given["format"])}, not the format 1 this kit reads`;
+  }
+  const lists = ["states", "initial", "terminal", "events", "pairs", "fires", "not_states", "not_events"];
+  const missing = lists.filter((name) => !Array.isArray(given[name]));
+  const spec = given["spec"];
+  if (typeof spec !== "object" || spec === null) {
+    missing.unshift("spec");
+  }
+  return missing.length === 0 ? null : `the vectors lack ${missing.join(", ")}: not a vectors file`;
+}
+
+const same = (a: readonly unknown[], b: readonly unknown[]): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Where `vectors` disagrees with the generated module (a file of another spec or revision,
+ * or edited by hand): one line each, at most 20. */
+function vectorProblems(
+  spec: SpecModule,
+  vectors: VectorsFile,
+  states: readonly string[],
+  initial: readonly string[],
+  events: readonly string[],
+  first: ReadonlyMap<string, TransitionLike>,
+): string[] {
+  const out: string[] = [];
+  if (vectors.spec.id !== spec.SPEC_ID) {
+    out.push(`spec id is ${repr(vectors.spec.id)}, the generated module's is ${repr(spec.SPEC_ID)}`);
+  }
+  if (spec.SPEC_SHA256 !== undefined && vectors.spec.sha256 !== spec.SPEC_SHA256) {
+    out.push(`spec sha256 is ${repr(vectors.spec.sha256)}, the generated module's is ${repr(spec.SPEC_SHA256)}`);
+  }
+  for (const [name, got, want] of [
+    ["states", vectors.states, states],
+    ["initial", vectors.initial, initial],
+    ["events", vectors.events, events],
+  ] as const) {
+    if (!same(got, want)) {
+      out.push(`${name} are ${got.map(repr).join(", ")}; the generated module's are ${want.map(repr).join(", ")}`);
+    }
+  }
+  const verdictOf = (a: string, b: string): string => {
+    const why = spec.INVALID[a]?.[b];
+    return first.has(key(a, b)) ? "allowed" : why === undefined ? "undeclared" : `forbidden (${repr(why)})`;
+  };
+  const listed = new Map(vectors.pairs.map((v) => [key(v.from, v.to), v]));
+  for (const a of states) {
+    for (const b of states) {
+      const v = listed.get(key(a, b));
+      const got = v === undefined ? "absent" : v.verdict === "forbidden" ? `forbidden (${repr(v.why)})` : v.verdict;
+      if (got !== verdictOf(a, b)) {
+        out.push(`pair ${repr(a)} -> ${repr(b)}: ${got}, the generated module: ${verdictOf(a, b)}`);
+      }
+    }
+  }
+  const fired = new Map<string, string>();
+  for (const t of spec.TRANSITION_LIST) {
+    if (typeof t.event === "string" && !fired.has(key(t.from, t.event))) {
+      fired.set(key(t.from, t.event), t.to);
+    }
+  }
+  for (const v of vectors.fires) {
+    const to = fired.get(key(v.from, v.event));
+    const want = to === undefined ? "undeclared" : `allowed (${repr(to)})`;
+    const got = v.verdict === "allowed" ? `allowed (${repr(v.to)})` : v.verdict;
+    if (got !== want) {
+      out.push(`fire ${repr(v.from)} -> ${repr(v.event)}: ${got}, the generated module: ${want}`);
+    }
+  }
+  if (vectors.fires.length !== states.length * events.length) {
+    out.push(`${vectors.fires.length} fires listed, not every (state, event): ${states.length * events.length}`);
+  }
+  return out.slice(0, 20);
 }
 
 export type Kind = "reach" | "declared" | "invalid" | "undeclared";
@@ -237,8 +374,16 @@ export function buildPlan(model: Model, seedsAnyState: boolean, maxUndeclared: n
   for (const [a, b] of chosen) {
     checks.push(check("undeclared", way(a), b, false, "the spec does not declare it"));
   }
-  for (const start of model.initial) {
-    if (paths.has(start)) {
+  const starts = model.initial.filter((s) => paths.has(s));
+  if (model.fromVectors) {
+    model.unknown.forEach((name, index) => {
+      const start = starts[index % starts.length];
+      if (start !== undefined) {
+        checks.push(check("undeclared", [start], name, false, `${repr(name)} is no state`));
+      }
+    });
+  } else {
+    for (const start of starts) {
       for (const name of model.unknown) {
         checks.push(check("undeclared", [start], name, false, `${repr(name)} is no state`));
       }
