@@ -68,6 +68,10 @@ class Config(NamedTuple):
     targets: tuple[str, ...] = DEFAULT_TARGETS
     #: ``tests``: where the chosen targets' generated tests go (None: only with ``--tests``).
     tests: Path | None = None
+    #: Where each target writes in this run, by name, as the run placed them (``--out``, each
+    #: target's own ``out``): a target of tests names files of other targets. Empty when no
+    #: run placed the targets.
+    outs: Mapping[str, Path] = MappingProxyType({})
 
 
 #: The last parse of each pyproject.toml, with the text it was parsed from: a run looks the

@@ -25,13 +25,14 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from generator.load.config import Config
 from generator.output.paths import display
 from generator.output.plan import Problem
 from generator.run.locate import key_span
 from generator.targets import FOLDER_KEYS, Target, folder_value
-from generator.targets.registry import lookup, resolve_targets
+from generator.targets.registry import known, lookup, resolve_targets
 
 __all__ = ["BLOCKING", "Placement", "folder_key", "overlap", "place"]
 
@@ -177,6 +178,8 @@ def place(
     ]
     folders: dict[str, Path] = {}
     settings: dict[str, Config] = {}
+    names_placed = dict.fromkeys([*known(), *configured.config.target_tables])
+    outs = MappingProxyType({name: out_of(name) for name in names_placed})
     for target in targets:
         if target.root == "tests":
             folder = tests_folder(target)
@@ -186,9 +189,7 @@ def place(
             module_out = out_of(subject) if subject else default_out
         else:
             folders[target.name] = module_out = out_of(target.name)
-        settings[target.name] = (
-            config if module_out == config.out else config._replace(out=module_out)
-        )
+        settings[target.name] = config._replace(out=module_out, outs=outs)
     placement = Placement(targets, folders, settings, configured.problems)
     placement.configured = dict(configured.values)
     placement.known = _known(configured, config, out, tests, folders.values())

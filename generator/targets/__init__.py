@@ -55,6 +55,18 @@ def folder_value(config: Config | None, name: str, key: str) -> object:
     return table.get(key) if isinstance(table, Mapping) else None
 
 
+def out_of(settings: Config, name: str) -> Path:
+    """The folder the target ``name`` writes to in this run (``settings.outs``, as the run
+    placed it; outside a run: its configured ``out``, else ``settings.out``)."""
+    placed = settings.outs.get(name)
+    if placed is not None:
+        return placed
+    configured = folder_value(settings, name, "out")
+    if isinstance(configured, str) and configured:
+        return settings.root / configured
+    return settings.out
+
+
 class Target(abc.ABC):
     """One kind of generated output: subclass it, set :attr:`name`, write :meth:`files` and
     :meth:`owns`, and override a default below only where the target differs."""

@@ -175,3 +175,26 @@ def test_out_on_the_command_line_sends_every_target_there(
     code, _, err = run_cli(capsys, "generate", "--out", "web/src")
     assert code == 2
     assert "--out web/src overlaps the output folder web/src/lifecycle" in err
+
+
+def test_generated_tests_name_the_vectors_file_where_the_vectors_target_wrote_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Python and TypeScript modules have folders of their own and the vectors stay in
+    the global ``out``: each generated test names the vectors file that was written."""
+    make_project(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.statedoc]\nspecs = "specs"\ntests = "spec_tests"\n'
+        'targets = ["python", "typescript", "vectors"]\n\n'
+        '[tool.statedoc.python]\nout = "src/app_lifecycle"\n\n'
+        '[tool.statedoc.typescript]\nout = "web/src"\ntests = "web/test"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(capsys, "build")[0] == 0
+    vectors = f"generated/{QUERIES}.vectors.json"
+    assert (tmp_path / vectors).is_file()
+    module = f"test_{QUERIES.replace('/', '_')}.py"
+    assert f"vectors={json.dumps(vectors)}" in (tmp_path / "spec_tests" / module).read_text()
+    ts_test = f"web/test/{QUERIES}.test.ts"
+    expected = os.path.relpath(tmp_path / vectors, (tmp_path / ts_test).parent)
+    assert json.dumps(Path(expected).as_posix()) in (tmp_path / ts_test).read_text()

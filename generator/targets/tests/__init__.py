@@ -58,12 +58,12 @@ def render_test_module(
 
 
 def vectors_file(document: Document, settings: Config) -> str:
-    """Where the ``vectors`` target writes the document's file: below the output folder of
-    the module, relative to the project root (absolute when the folder lies outside it)."""
-    from generator.targets import base_path
+    """Where the ``vectors`` target writes the document's file (below its folder in this run),
+    relative to the project root (absolute when the folder lies outside it)."""
+    from generator.targets import base_path, out_of
     from generator.targets.vectors import SUFFIX
 
-    out = settings.out.absolute()
+    out = out_of(settings, "vectors").absolute()
     try:
         folder = out.relative_to(settings.root.absolute()).as_posix()
     except ValueError:

@@ -68,15 +68,12 @@ class VectorsPath(NamedTuple):
 
 
 def vectors_path(document: Document, settings: Config, test_file: str) -> VectorsPath:
-    """Where the ``vectors`` target writes the document's file (its own ``out`` when the
-    ``[tool.statedoc.vectors]`` table sets one, else the modules' folder), as seen from
-    ``test_file`` (a POSIX path relative to the project root)."""
-    from generator.targets import folder_value
+    """Where the ``vectors`` target writes the document's file (its folder in this run), as
+    seen from ``test_file`` (a POSIX path relative to the project root)."""
+    from generator.targets import out_of
     from generator.targets.vectors import SUFFIX
 
-    configured = folder_value(settings, "vectors", "out")
-    folder = settings.root / configured if isinstance(configured, str) and configured else None
-    out = Path(os.path.normpath((folder or settings.out).absolute()))
+    out = Path(os.path.normpath(out_of(settings, "vectors").absolute()))
     file = out / f"{base_path(document)}{SUFFIX}"
     try:
         from_root = file.relative_to(os.path.normpath(settings.root.absolute())).as_posix()
