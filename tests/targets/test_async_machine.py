@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .sql_support import python_module
+from .sql.cases import python_module
 from .ts_support import subjects
 
 SUBJECTS = subjects()

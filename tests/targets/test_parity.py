@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 from ts_harness import compile_project, node_available, run_script
 
-from .sql_support import python_module
+from .sql.cases import python_module
 from .ts_support import Subject, subjects
 
 SUBJECTS = subjects()

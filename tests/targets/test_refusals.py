@@ -14,16 +14,9 @@ import psycopg
 import pytest
 from psycopg import sql as pgsql
 
-from .sql_support import (
-    Case,
-    bound_config,
-    cases,
-    hostile_documents,
-    probe_names,
-    spec_documents,
-    sqlite_connection,
-    sqlite_setup,
-)
+from .sql.cases import Case, bound_config, cases, hostile_documents, spec_documents
+from .sql.pairs import sqlite_connection, sqlite_setup
+from .sql.verdicts import probe_names
 
 
 @pytest.fixture(scope="module")

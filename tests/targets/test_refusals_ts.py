@@ -18,7 +18,8 @@ from ts_harness import compile_project, node_available, run_script
 from generator.targets import document_sha256
 from generator.targets.typescript.render import render_module
 
-from .sql_support import Case, bound_config, cases, hostile_documents, probe_names, spec_documents
+from .sql.cases import Case, bound_config, cases, hostile_documents, spec_documents
+from .sql.verdicts import probe_names
 from .test_refusals import expected_insert, expected_update
 
 RUNNER = """\
