@@ -9,7 +9,9 @@ the same guard directly, and the TypeScript ``Machine`` against a bare ``Set.has
   a second row uses a guard that never suspends, where the machine's own coroutine is most of
   the step, next to its floor: the baseline plus awaiting one more empty coroutine.
 * TypeScript: ``bench_runtime_ts.mjs`` on the same spec's generated module, compiled by the
-  pinned tsc (tests/ts_js), best of ``repeat`` (node's timer; JIT warm-up first).
+  pinned tsc (tests/ts_js): ``repeat`` rounds after JIT warm-up rounds, each timing
+  ``Machine.transition`` (and the other ways) right next to a run of the bare walk; the ratio
+  is the median of the per-pair ratios, the ns/step columns each way's median (node's timer).
 
 Nothing asserts on time: the rows say whether the targets hold here, now.
 """
@@ -18,19 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
-import shutil
 import statistics
-import subprocess
-import tempfile
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
-TS_DIR = ROOT / "tests" / "ts_js"
-TS_SCRIPT = Path(__file__).resolve().parent / "bench_runtime_ts.mjs"
 
 TARGET_ASYNC = 1.5
 TARGET_TS_MACHINE = 1.0
@@ -188,47 +184,11 @@ def spec_of(spec_id: str) -> str | None:
 
 
 def measure_ts(spec_path: str, repeat: int, steps: int, seed: int) -> dict[str, Any] | None:
-    """``bench_runtime_ts.mjs``'s result for the spec, or None without node/npm."""
-    from bench_runtime_ts import build_walk
+    """``bench_runtime_ts.mjs``'s result for the spec (``repeat`` paired rounds after its
+    warm-up rounds), or None without node/npm."""
+    from bench_runtime_ts import run_node
 
-    from generator.lint.document import lint_bytes
-    from generator.targets import document_sha256
-    from generator.targets.typescript.render import render_module
-
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        return None
-    if not (TS_DIR / "node_modules" / "xstate").is_dir():
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=TS_DIR, check=True)
-    document = lint_bytes((ROOT / spec_path).read_bytes(), spec_path).document
-    if document is None:
-        raise SystemExit(f"{spec_path} does not load")
-    spec = document.spec
-    text = render_module(spec, relative=spec_path, sha256=document_sha256(document.source))
-    out: dict[str, list[str]] = {name: [] for name in spec.state_names}
-    for t in spec.transitions:
-        out[t.from_state].append(t.to_state)
-    walk = build_walk(out, spec.initial_states[0], steps, seed)
-    with tempfile.TemporaryDirectory(dir=TS_DIR, prefix=".bench-") as folder:
-        work = Path(folder)
-        (work / "module.ts").write_text(text, encoding="utf-8")
-        (work / "package.json").write_text('{"type": "module"}\n')
-        (work / "walk.json").write_text(json.dumps(walk))
-        shutil.copy(TS_SCRIPT, work / TS_SCRIPT.name)
-        tsc = TS_DIR / "node_modules" / "typescript" / "bin" / "tsc"
-        subprocess.run(
-            [node, str(tsc), "--strict", "--target", "es2022", "--module", "es2022",
-             "--outDir", str(work), str(work / "module.ts")],
-            check=True,
-        )  # fmt: skip
-        run = subprocess.run(
-            [node, TS_SCRIPT.name, "./module.js", "walk.json", str(repeat)],
-            capture_output=True, text=True, cwd=work, check=False,
-        )  # fmt: skip
-        if run.returncode != 0:
-            raise SystemExit(f"node failed:\n{run.stderr}")
-        result: dict[str, Any] = json.loads(run.stdout)
-        return result
+    return run_node(spec_path, repeat, steps, seed)
 
 
 def report(times: AsyncTimes, ts: dict[str, Any] | None) -> None:
@@ -257,10 +217,11 @@ def report(times: AsyncTimes, ts: dict[str, Any] | None) -> None:
     if ts is None:
         print("| TypeScript `Machine.transition()` | - | - | - | node and npm are needed | |")
         return
-    ratio = ts["machine"] / ts["bare"]
+    ratio, low, high = ts["ratio"]["machine"], ts["ratioLow"]["machine"], ts["ratioHigh"]["machine"]
     verdict = "met" if ratio <= TARGET_TS_MACHINE else "NOT met"
     print(
-        f"| TypeScript `Machine.transition()` vs bare `Set.has` walk (node {ts['node']}) "
+        f"| TypeScript `Machine.transition()` vs bare `Set.has` walk (node {ts['node']}; median "
+        f"of {ts['rounds']} paired rounds, quartiles {low:,.2f}-{high:,.2f}) "
         f"| {ts['machine']:,.1f} | {ts['bare']:,.1f} | {ratio:,.2f} "
         f"| <= {TARGET_TS_MACHINE}x | {verdict} |"
     )

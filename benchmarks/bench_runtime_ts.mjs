@@ -1,29 +1,42 @@
 // Driven by bench_runtime_ts.py (which compiles the generated module and writes walk.json).
-// Per-step cost of one random walk done five ways; best of --repeat after a warm-up.
+// Per-step cost of one random walk done five ways, in paired rounds: every round times each
+// way right next to a run of the bare walk (which of the two goes first alternates), so a slow
+// moment of the machine (another process, the GC after XState's garbage) lands on both runs of
+// a pair alike. A way's ratio is the median of its per-pair ratios against the bare walk, after
+// warm-up rounds (JIT) that are not kept. No forced GC between runs: node 20 then flushes and
+// re-optimises code, which costs more than it steadies.
 import { readFileSync } from "node:fs";
 import { createActor, createMachine } from "xstate";
 
-const [modulePath, walkPath, repeatText] = process.argv.slice(2);
+const [modulePath, walkPath, roundsText, warmText] = process.argv.slice(2);
 const m = await import(modulePath);
 const walk = JSON.parse(readFileSync(walkPath, "utf-8"));
-const repeat = Number(repeatText);
+const rounds = Number(roundsText);
+const warm = Number(warmText ?? "5");
 const steps = walk.reduce((n, [, path]) => n + path.length, 0);
 const pairs = m.TRANSITION_LIST.map((t) => [t.from, t.to]);
 
-function timed(run, prepare) {
-  let best = Infinity;
-  for (let i = 0; i < repeat; i++) {
-    const prepared = prepare ? prepare() : undefined;
-    const begin = process.hrtime.bigint();
-    run(prepared);
-    const elapsed = Number(process.hrtime.bigint() - begin);
-    best = Math.min(best, elapsed);
-  }
-  return best / steps;
+/** ns per step of one run; `prepare` (building machines, actors) runs before the clock. */
+function once(run, prepare) {
+  const prepared = prepare ? prepare() : undefined;
+  const begin = process.hrtime.bigint();
+  run(prepared);
+  return Number(process.hrtime.bigint() - begin) / steps;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
 // The least validation can cost: a Set of the declared targets per state.
-const next = new Map(m.TRANSITION_LIST.length ? [] : []);
+const next = new Map();
 for (const s of Object.values(m.State)) next.set(s, new Set());
 for (const [a, b] of pairs) next.get(a).add(b);
 function bare() {
@@ -90,14 +103,36 @@ for (const [machine, path] of machines()) {
   transitioned([[machine, path]]);
   if (machine.state !== path[path.length - 1]) throw new Error("Machine walk differs");
 }
-for (let i = 0; i < 3; i++) { bare(); bareKeyed(); checked(); transitioned(machines()); sent(actors()); }
-const result = {
-  steps,
-  node: process.version,
-  bare: timed(bare),
-  bareKeyed: timed(bareKeyed),
-  check: timed(checked),
-  machine: timed(transitioned, machines),
-  xstate: timed(sent, actors),
+const ways = {
+  bareKeyed: [bareKeyed],
+  check: [checked],
+  machine: [transitioned, machines],
+  xstate: [sent, actors],
 };
+const names = Object.keys(ways);
+const bareTimes = [];
+const samples = Object.fromEntries(names.map((name) => [name, []]));
+const ratios = Object.fromEntries(names.map((name) => [name, []]));
+for (let round = 0; round < warm + rounds; round++) {
+  for (const name of names) {
+    let base, time;
+    if (round % 2) {
+      time = once(...ways[name]);
+      base = once(bare);
+    } else {
+      base = once(bare);
+      time = once(...ways[name]);
+    }
+    if (round < warm) continue;
+    bareTimes.push(base);
+    samples[name].push(time);
+    ratios[name].push(time / base);
+  }
+}
+const result = { steps, node: process.version, rounds, warm, bare: median(bareTimes) };
+for (const name of names) result[name] = median(samples[name]);
+const summary = (pick) => Object.fromEntries([["bare", 1], ...names.map((n) => [n, pick(ratios[n])])]);
+result.ratio = summary(median);
+result.ratioLow = summary((values) => quantile(values, 0.25));
+result.ratioHigh = summary((values) => quantile(values, 0.75));
 process.stdout.write(JSON.stringify(result));

@@ -241,3 +241,185 @@ def test_importing_the_target_does_not_import_jinja2() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+#: A seeded walk on one module: every step checks the machine against the spec's own tables
+#: (given as JSON, not read from the module), on a bare machine, one with listeners, one whose
+#: guards say no or throw, and one whose listener throws. The property suite's model walk
+#: drives hooked machines only; this one also keeps a bare machine's state and the steps it
+#: holds together over many moves (``#state`` and ``#out`` of machine.ts.j2).
+WALK = """\
+import * as m from "./MODULE.js";
+
+declare const console: { log(text: string): void };
+declare const process: { argv: string[] };
+interface Step { readonly from: string; readonly to: string }
+interface Walker {
+  readonly state: string;
+  readonly isTerminal: boolean;
+  can(to: string): boolean;
+  transition(to: string): Step;
+  fire(event: string): Step;
+  canFire(event: string): boolean;
+}
+type Listener = (t: Step) => void;
+type Options = { guards?: object; listeners?: readonly Listener[] };
+const api = m as unknown as Record<string, unknown>;
+const Machine = api["Machine"] as new (state: string, options?: Options) => Walker;
+const error = (name: string): new (...a: never[]) => Error => api[name] as new () => Error;
+const SPEC: {
+  states: string[]; pairs: Record<string, string[]>; invalid: Record<string, string[]>;
+  events: Record<string, Record<string, string>>; names: string[];
+} = JSON.parse(DATA);  // not an object literal: a "__proto__" key stays a key
+const declared = (a: string, b: string): boolean => (SPEC.pairs[a] ?? []).includes(b);
+const eventsOf = (a: string): Record<string, string> => SPEC.events[a] ?? {};
+const eventTarget = (a: string, e: string): string | undefined =>
+  Object.hasOwn(eventsOf(a), e) ? eventsOf(a)[e] : undefined;
+let seed = Number(process.argv[2]) >>> 0;
+function random(): number {  // mulberry32: the same walk for the same seed
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const counts: Record<string, number> = {};
+const count = (what: string): void => { counts[what] = (counts[what] ?? 0) + 1; };
+function agree(machine: Walker, state: string, where: string): void {
+  if (machine.state !== state) throw new Error(`${where}: state ${machine.state} is not ${state}`);
+  for (const to of SPEC.states) {
+    if (machine.can(to) !== declared(state, to)) {
+      throw new Error(`${where}: can(${to}) from ${state}`);
+    }
+  }
+  if (machine.isTerminal !== ((SPEC.pairs[state] ?? []).length === 0)) {
+    throw new Error(`${where}: isTerminal in ${state}`);
+  }
+  for (const event of SPEC.names) {
+    if (machine.canFire(event) !== (eventTarget(state, event) !== undefined)) {
+      throw new Error(`${where}: canFire(${event}) from ${state}`);
+    }
+  }
+}
+let answer = true;
+let raise = false;
+const guard = (): boolean => {
+  if (raise) throw new RangeError("guard boom");
+  return answer;
+};
+const guards: Record<string, Record<string, () => boolean>> = Object.create(null);
+for (const [from, targets] of Object.entries(SPEC.pairs)) {
+  const row: Record<string, () => boolean> = Object.create(null);
+  for (const to of targets) row[to] = guard;
+  if (targets.length > 0) guards[from] = row;
+}
+const KINDS: Record<string, (start: string) => Walker> = {
+  bare: (s) => new Machine(s),
+  empty: (s) => new Machine(s, { guards: {}, listeners: [] }),
+  listening: (s) => new Machine(s, { listeners: [() => count("heard")] }),
+  guarded: (s) => new Machine(s, { guards }),
+  loud: (s) => new Machine(s, { listeners: [() => { throw new TypeError("listener boom"); }] }),
+};
+const ERRORS = [
+  "EventNotAllowedError", "ForbiddenTransitionError", "UndeclaredTransitionError",
+  "GuardRejectedError",
+];
+const steps = Number(process.argv[3]);
+for (const [kind, make] of Object.entries(KINDS)) {
+  let state = pick(SPEC.states);
+  let machine = make(state);
+  for (let i = 0; i < steps; i++) {
+    const where = `${kind} step ${i}`;
+    answer = random() < 0.7;
+    raise = kind === "guarded" && random() < 0.1;
+    const useEvent = SPEC.names.length > 0 && random() < 0.4;
+    const out = SPEC.pairs[state] ?? [];
+    const to = random() < 0.7 && out.length > 0 ? pick(out) : pick(SPEC.states);
+    const event = useEvent ? pick(SPEC.names) : "";
+    const target = useEvent ? eventTarget(state, event) : declared(state, to) ? to : undefined;
+    let expected: string;
+    if (target === undefined) {
+      const invalid = (SPEC.invalid[state] ?? []).includes(to);
+      expected = useEvent ? "EventNotAllowedError"
+        : invalid ? "ForbiddenTransitionError" : "UndeclaredTransitionError";
+    } else if (kind === "guarded") {
+      expected = raise ? "RangeError" : answer ? "moved" : "GuardRejectedError";
+    } else {
+      expected = kind === "loud" ? "TypeError" : "moved";
+    }
+    let outcome = "moved";
+    try {
+      const taken = useEvent ? machine.fire(event) : machine.transition(to);
+      if (taken.from !== state || taken.to !== target) {
+        throw new Error(`${where}: took ${taken.from} -> ${taken.to}`);
+      }
+    } catch (e) {
+      if (!(e instanceof Error) || e.message.startsWith(where)) throw e;
+      const named = ERRORS.find((n) => api[n] !== undefined && e instanceof error(n));
+      outcome = named ?? e.constructor.name;
+    }
+    if (outcome !== expected) {
+      const asked = useEvent ? event : to;
+      throw new Error(`${where}: ${state} -> ${asked}: ${outcome}, not ${expected}`);
+    }
+    count(`${kind}:${outcome}`);
+    if (target !== undefined && (expected === "moved" || expected === "TypeError")) state = target;
+    agree(machine, state, where);
+    if (random() < 0.02 || (SPEC.pairs[state] ?? []).length === 0) {
+      // now and then, and out of a terminal state, a machine that resumes somewhere
+      state = random() < 0.5 ? state : pick(SPEC.states);
+      machine = make(state);
+      agree(machine, state, `${where} (resumed)`);
+    }
+  }
+}
+console.log(JSON.stringify(counts));
+"""
+
+
+def _walk_data(subject_name: str) -> str:
+    import json
+
+    spec = SUBJECTS[subject_name].document.spec
+    pairs: dict[str, list[str]] = {name: [] for name in spec.state_names}
+    events: dict[str, dict[str, str]] = {name: {} for name in spec.state_names}
+    for t in spec.transitions:
+        if t.to_state not in pairs[t.from_state]:
+            pairs[t.from_state].append(t.to_state)
+        event = getattr(t, "event", None)
+        if event is not None:
+            events[t.from_state].setdefault(event, t.to_state)
+    invalid: dict[str, list[str]] = {name: [] for name in spec.state_names}
+    for a, b in spec.invalid_pairs:
+        invalid[a].append(b)
+    names = sorted({e for row in events.values() for e in row})
+    data = {"states": list(spec.state_names), "pairs": pairs, "invalid": invalid}
+    # A JSON text inside a TypeScript string literal (both ASCII): JSON.parse reads it.
+    return json.dumps(json.dumps({**data, "events": events, "names": names}))
+
+
+@pytest.mark.parametrize("name", sorted(SUBJECTS))
+def test_a_machine_stays_consistent_along_a_long_walk(tmp_path: Path, name: str) -> None:
+    import json
+
+    subject = SUBJECTS[name]
+    script = WALK.replace("MODULE", subject.name).replace("DATA", _walk_data(name))
+    files = {f"{subject.name}.ts": subject.module(), "walk.ts": script}
+    compiled = compile_project(tmp_path, files)
+    assert compiled.returncode == 0, compiled.errors
+    for seed in (1, 2, 3):
+        result = run_script(compiled, "js/walk.js", str(seed), str(scaled(400, minimum=200)))
+        assert result.returncode == 0, result.stderr
+        counts = json.loads(result.stdout)
+        for kind, outcome in [
+            ("bare", "moved"),
+            ("bare", "UndeclaredTransitionError"),
+            ("empty", "moved"),
+            ("listening", "moved"),
+            ("guarded", "moved"),
+            ("guarded", "GuardRejectedError"),
+            ("guarded", "RangeError"),
+            ("loud", "TypeError"),
+        ]:
+            assert counts.get(f"{kind}:{outcome}", 0) > 0, (kind, outcome, counts)

@@ -36,6 +36,9 @@ function _mutantRecord(from: unknown, to: unknown): Transition {
   return { from, to, event: null, trigger: "", guard: null, sideEffects: [], who: null,
     provenance: null, source: null } as unknown as Transition;
 }
+function _mutantStep(from: unknown, to: unknown): _Step {
+  return { to: to as State, transition: _mutantRecord(from, to), out: _outOf(to as State) };
+}
 """
 
 
@@ -66,11 +69,17 @@ def helper(source: str) -> str:
 #: A TypeScript string literal as ``tsliteral`` writes it.
 STRING = r'"(?:[^"\\]|\\.)*"'
 FINAL = r"_TRANSITION_LIST = Object\.freeze\(_TRANSITION_LIST\);"
-BARE_LOOKUP = r"const found = _OUT\.get\(this\.#state\)\?\.get\(to\);"
+#: The lookup of ``Machine.transition``: first the bare path, last the hooked one.
+BARE_LOOKUP = r"const step = this\.#out\.get\(to\);"
 ALLOW_INVALID = (
-    "const found = _OUT.get(this.#state)?.get(to) ?? (_WHY.get(this.#state)?.has(to) === true"
-    " ? _mutantRecord(this.#state, to) : undefined);"
+    "const step = this.#out.get(to) ?? (_WHY.get(this.#state)?.has(to) === true"
+    " ? _mutantStep(this.#state, to) : undefined);"
 )
+
+
+def move(target: str) -> str:
+    """A ``Machine`` moving to ``target`` as the module does: the state and its steps alike."""
+    return f"this.#state = {target}; this.#out = _outOf({target});"
 
 
 def _undeclared(spec: Spec) -> tuple[str, str] | None:
@@ -138,18 +147,23 @@ MUTANTS = (
         "state-not-restored-after-guard-rejection",
         "a guard says no: GuardRejectedError is thrown, but the state has moved",
         lambda s, _: before(
-            s, r"throw new GuardRejectedError\(found", "this.#state = found.to;", which="all"
+            s, r"throw new GuardRejectedError\(found", move("found.to"), which="all"
         ),
     ),
     Mutant(
         "state-not-restored-when-guard-throws",
         "the state moves before the guard runs: a guard saying no or throwing leaves it moved",
-        lambda s, _: before(s, r"const guard = this\.#guards", "this.#state = found.to;"),
+        lambda s, _: before(s, r"const guard = this\.#guards", move("found.to")),
     ),
     Mutant(
         "state-not-restored-after-rejected-pair",
         "an undeclared or invalid pair throws, but the machine has moved to the target",
-        lambda s, _: before(s, r"_reject\(this\.#state, to\);", "this.#state = to;", which="all"),
+        lambda s, _: before(
+            s,
+            r"_reject\(this\.#state, to\);",
+            "if (isState(to)) { " + move("to") + " }",
+            which="all",
+        ),
     ),
     Mutant(
         "guard-never-called",
@@ -236,7 +250,7 @@ MUTANTS = (
         "Machine.can(to) is true when any state has a transition to `to`",
         lambda s, _: sub(
             s,
-            r"return _OUT\.get\(this\.#state\)\?\.has\(_state\(to\)\) === true;",
+            r"return this\.#out\.has\(_state\(to\)\);",
             "return [..._OUT.values()].some((out) => out.has(_state(to)));",
         ),
     ),
@@ -329,7 +343,7 @@ MUTANTS = (
             s,
             r"(for \(const listener of this\.#listeners\) \{\n\s*"
             r"listener\(found, context\);\n\s*\})\n(\s*)\} finally \{",
-            r"\1\n\2} catch (error) {\n\2  this.#state = found.from;\n"
+            rf"\1\n\2}} catch (error) {{\n\2  {move('found.from')}\n"
             r"\2  throw error;\n\2} finally {",
         ),
     ),
