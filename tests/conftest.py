@@ -52,13 +52,28 @@ def _renderer_self_checks() -> None:
     literals.SELF_CHECK = True
 
 
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """Without pytest-xdist (``-p no:xdist``, or not installed) the ``addopts`` that spread the
+    run over worker processes (pyproject.toml) still parse: they then mean one process."""
+    if pluginmanager.has_plugin("xdist"):
+        return
+    group = parser.getgroup("statedoc", "statedoc test suite")
+    text = "pytest-xdist's option, accepted and ignored without it (one process)"
+    for flag in ("--numprocesses", "--maxprocesses", "--dist"):
+        group.addoption(flag, dest=f"statedoc_ignored_{flag[2:]}", help=text)
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     size = "thorough: full size, nothing skipped" if THOROUGH else "default: slow tests scaled"
     return f"statedoc tests: Hypothesis profile {PROFILE!r} ({size})"
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A thorough run is the whole suite: no marker or keyword selection may shrink it."""
+def pytest_configure(config: pytest.Config) -> None:
+    """A thorough run is the whole suite: no marker or keyword selection may shrink it.
+
+    Checked at start-up, in the process pytest was started in: under pytest-xdist that is
+    the controller, which then refuses before any worker starts (workers collect, so a check
+    at collection would only fail them one by one)."""
     if not THOROUGH:
         return
     options = (
