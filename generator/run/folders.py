@@ -31,8 +31,8 @@ from generator.load.config import Config
 from generator.output.paths import display
 from generator.output.plan import Problem
 from generator.run.locate import key_span
-from generator.targets import FOLDER_KEYS, Target, folder_value
-from generator.targets.registry import known, lookup, resolve_targets
+from generator.targets import FOLDER_KEYS, REGISTRY, Target, folder_value
+from generator.targets.registry import lookup, resolve_targets
 
 __all__ = ["BLOCKING", "Placement", "folder_key", "overlap", "place"]
 
@@ -178,7 +178,9 @@ def place(
     ]
     folders: dict[str, Path] = {}
     settings: dict[str, Config] = {}
-    names_placed = dict.fromkeys([*known(), *configured.config.target_tables])
+    # built-in and chosen names only: listing every plugin would read the entry points
+    chosen = [t.name for t in targets]
+    names_placed = dict.fromkeys([*REGISTRY, *chosen, *configured.config.target_tables])
     outs = MappingProxyType({name: out_of(name) for name in names_placed})
     for target in targets:
         if target.root == "tests":
