@@ -114,7 +114,7 @@ def _kill_while_writing(root: Path, args: list[str], written: Path, delay: float
             ):
                 time.sleep(delay)
                 break
-            time.sleep(0.001)
+            time.sleep(0.01)  # each look walks the tree: polling faster starves the child
     finally:
         proc.kill()
         proc.wait()
