@@ -3,10 +3,13 @@
 
 Why not a file per entry: a cold run wrote two per document, and creating a file (its inode,
 its folder entry, the rename that made it atomic) costs the kernel as much as the document's
-lint; a row costs a few microseconds. SQLite keeps what the files gave: each put is its own
-transaction (readers see an entry whole or not at all, a killed run loses at most the row it
-was writing), concurrent runs and worker processes share the file through SQLite's locks, and
-a busy or broken database is a miss, never a failure. It runs without fsync (a lost entry is
+lint; a row costs a few microseconds. SQLite keeps what the files gave: readers see an entry whole
+or not at all, concurrent runs and worker processes share the file through SQLite's locks, and
+a busy or broken database is a miss, never a failure. A put is its own transaction, except
+inside :func:`batched` (a run's lint or render step), whose puts are kept in memory and written
+in one transaction when the block ends (or every :data:`BATCH` rows): a transaction per entry
+cost more than the entry (a killed run then loses the rows of the batch it was in, which are
+misses). It runs without fsync (a lost entry is
 a miss) and with a persistent rollback journal (no file created per transaction; unlike WAL
 it needs no shared memory, so a cache on a network file system still works).
 
@@ -24,6 +27,8 @@ import os
 import sqlite3
 import stat
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 #: The database's file name in the cache folder.
@@ -32,6 +37,8 @@ NAME = "entries.sqlite3"
 TABLES = ("lint", "render")
 #: How long a put or get waits for another process's transaction before it is a miss (s).
 BUSY_TIMEOUT = 10.0
+#: Rows a :func:`batched` block keeps before it writes them (bounds what it holds in memory).
+BATCH = 1024
 
 _SCHEMA = "".join(
     f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, entry BLOB NOT NULL) WITHOUT ROWID;"
@@ -63,6 +70,53 @@ _RESET: set[str] = set()  # databases this process replaced (once each)
 _LOCK = threading.RLock()
 
 
+class _Batch:
+    """The puts kept by the open :func:`batched` blocks of one process: by database path, the
+    entry of each (table, key), in the order first put."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.depth = 0
+        self.rows: dict[str, dict[tuple[str, str], bytes]] = {}
+        self.count = 0
+
+
+_BATCH: list[_Batch] = []  # the open one, if any (a forked child never uses its parent's)
+
+
+def _open_batch() -> _Batch | None:
+    batch = _BATCH[0] if _BATCH else None
+    return batch if batch is not None and batch.pid == os.getpid() else None
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Within the block, this process's puts are written together: one transaction per
+    database when the outermost block ends, or as soon as :data:`BATCH` rows wait. A get
+    sees the rows still waiting. Blocks nest; a forked child writes each put at once."""
+    with _LOCK:
+        batch = _open_batch()
+        if batch is None:
+            batch = _Batch(os.getpid())
+            _BATCH[:] = [batch]
+        batch.depth += 1
+    try:
+        yield
+    finally:
+        with _LOCK:
+            batch.depth -= 1
+            if batch.depth == 0:
+                _BATCH.clear()
+                _flush(batch)
+
+
+def _flush(batch: _Batch) -> None:
+    """Write every waiting row, one transaction per database (each failure a miss)."""
+    rows, batch.rows, batch.count = batch.rows, {}, 0
+    for path, entries in rows.items():
+        _write(path, [(table, key, entry) for (table, key), entry in entries.items()])
+
+
 class Database:
     """The entries of one cache folder; every failure is a miss (``get``) or a no-op
     (``put``)."""
@@ -75,6 +129,10 @@ class Database:
         """The entry stored under ``key``; None when there is none or it cannot be read.
         Never creates the database."""
         with _LOCK:
+            batch = _open_batch()
+            waiting = batch.rows.get(self.path) if batch is not None else None
+            if waiting is not None and (_table(table), key) in waiting:
+                return waiting[table, key]
             try:
                 connection = _connection(self.path, create=False)
                 if connection is None:
@@ -87,36 +145,75 @@ class Database:
         return bytes(row[0]) if row is not None and isinstance(row[0], bytes) else None
 
     def keys(self, table: str) -> list[str]:
-        """Every key ``table`` holds, sorted (for tests and for looking into a cache)."""
+        """Every key ``table`` holds (those waiting in a :func:`batched` block included),
+        sorted (for tests and for looking into a cache)."""
         with _LOCK:
+            batch = _open_batch()
+            waiting = batch.rows.get(self.path, {}) if batch is not None else {}
+            found = {key for name, key in waiting if name == _table(table)}
             try:
                 connection = _connection(self.path, create=False)
-                if connection is None:
-                    return []
-                rows = connection.execute(f"SELECT key FROM {_table(table)} ORDER BY key")
-                return [str(key) for (key,) in rows.fetchall()]
+                if connection is not None:
+                    rows = connection.execute(f"SELECT key FROM {table} ORDER BY key")
+                    found.update(str(key) for (key,) in rows.fetchall())
             except (sqlite3.Error, OSError):
-                return []
+                pass
+            return sorted(found)
 
     def put(self, table: str, key: str, entry: bytes) -> None:
         """Store ``entry`` under ``key`` (replacing any), creating the database (and its
-        folder) when missing; a read-only, busy or planted database keeps nothing."""
+        folder) when missing; a read-only, busy or planted database keeps nothing. Inside
+        :func:`batched` the row waits for the block's one transaction."""
+        _table(table)
         with _LOCK:
-            for attempt in (1, 2):
-                try:
-                    connection = _connection(self.path, create=True)
-                    if connection is None:
-                        return
-                    connection.execute(
-                        f"INSERT OR REPLACE INTO {_table(table)} (key, entry) VALUES (?, ?)",
-                        (key, entry),
-                    )
-                    return
-                except sqlite3.DatabaseError as exc:
-                    if attempt == 2 or not _not_a_database(exc) or not _reset(self.path):
-                        return
-                except (sqlite3.Error, OSError):
-                    return
+            batch = _open_batch()
+            if batch is None:
+                _write(self.path, [(table, key, entry)])
+                return
+            batch.rows.setdefault(self.path, {})[table, key] = entry
+            batch.count += 1
+            if batch.count >= BATCH:
+                _flush(batch)
+
+
+def _write(path: str, rows: list[tuple[str, str, bytes]]) -> None:
+    """Store ``rows`` (table, key, entry) in one transaction; nothing on failure (a database
+    that is not one is replaced by an empty one once, then written)."""
+    for attempt in (1, 2):
+        try:
+            connection = _connection(path, create=True)
+            if connection is None:
+                return
+            if len(rows) == 1:
+                ((table, key, entry),) = rows
+                connection.execute(
+                    f"INSERT OR REPLACE INTO {_table(table)} (key, entry) VALUES (?, ?)",
+                    (key, entry),
+                )
+                return
+            _write_all(connection, rows)
+            return
+        except sqlite3.DatabaseError as exc:
+            if attempt == 2 or not _not_a_database(exc) or not _reset(path):
+                return
+        except (sqlite3.Error, OSError):
+            return
+
+
+def _write_all(connection: sqlite3.Connection, rows: list[tuple[str, str, bytes]]) -> None:
+    """Many rows in one transaction: all of them or, on any error, none."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for table in TABLES:
+            connection.executemany(
+                f"INSERT OR REPLACE INTO {table} (key, entry) VALUES (?, ?)",
+                [(key, entry) for name, key, entry in rows if name == table],
+            )
+        connection.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            connection.execute("ROLLBACK")
+        raise
 
 
 def _table(name: str) -> str:

@@ -24,12 +24,13 @@ import contextlib
 import hashlib
 import json
 import os
+from contextlib import AbstractContextManager
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
 from generator import __version__
-from generator.cache.database import Database
+from generator.cache.database import Database, batched
 from generator.core.findings import Finding
 from generator.lint.document import SpecFacts
 
@@ -68,12 +69,11 @@ def _dependencies() -> str:
 def code_fingerprint() -> str:
     """Names, sizes and mtimes of statedoc's own modules and the versions of the libraries
     that decide findings: cheap, and changes with any of them."""
-    package = _PACKAGE
     digest = hashlib.sha256(__version__.encode())
     digest.update(_dependencies().encode())
-    for path in fingerprinted_files():
-        stat = path.stat()
-        digest.update(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    for relative in _fingerprinted():
+        stat = os.stat(os.path.join(_PACKAGE, relative))
+        digest.update(f"{relative}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
 
 
@@ -82,9 +82,24 @@ def code_fingerprint() -> str:
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
+_FINGERPRINTED = (".py", ".json", ".j2")
+
+
 def fingerprinted_files() -> list[Path]:
     """The files :func:`code_fingerprint` covers, in a stable order."""
-    return [p for p in sorted(_PACKAGE.rglob("*")) if p.suffix in (".py", ".json", ".j2")]
+    return [_PACKAGE / relative for relative in _fingerprinted()]
+
+
+def _fingerprinted() -> list[str]:
+    """Their paths relative to the package, sorted as paths (``os.walk``: a ``pathlib`` glob
+    costs a cold run more than the fingerprint is worth); symlinked folders are not entered."""
+    found: list[str] = []
+    for folder, folders, files in os.walk(_PACKAGE):
+        folders[:] = [name for name in folders if name != "__pycache__"]  # bytecode only
+        below = os.path.relpath(folder, _PACKAGE)
+        prefix = "" if below == "." else below.replace(os.sep, "/") + "/"
+        found.extend(prefix + name for name in files if name.endswith(_FINGERPRINTED))
+    return sorted(found, key=lambda relative: relative.split("/"))
 
 
 _IGNORED: set[Path] = set()
@@ -134,6 +149,10 @@ class Cache:
 
     def key(self, data: bytes) -> str:
         return hashlib.sha256(self.salt + data).hexdigest()
+
+    def batched(self) -> AbstractContextManager[None]:
+        """A block whose puts are written in one transaction (:func:`.database.batched`)."""
+        return batched()
 
     def get(self, key: str, path: str) -> tuple[list[Finding], SpecFacts | None] | None:
         entry = self._entries.get("lint", key)
@@ -193,6 +212,10 @@ class RenderCache:
     def key(self, document_sha256: str, relative: str) -> str:
         text = f"{self.salt}\0{document_sha256}\0{relative}"
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def batched(self) -> AbstractContextManager[None]:
+        """A block whose puts are written in one transaction (:func:`.database.batched`)."""
+        return batched()
 
     def get(self, key: str) -> Rendered | None:
         """The entry :meth:`put` stored under ``key``; a missing, corrupt or edited one is

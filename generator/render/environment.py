@@ -70,6 +70,8 @@ def has_header(first_line: str) -> bool:
 def comment_text(text: str) -> str:
     """``text`` for a one-line comment: non-printable characters become ``\\x..``/``\\u....``
     escapes (so no line break, NUL, bidi control or lone surrogate reaches the file)."""
+    if text.isprintable():  # the usual path or id: every character stands for itself
+        return text
     out: list[str] = []
     for char in text:
         if char.isprintable() or char == " ":
@@ -99,14 +101,18 @@ def _code(value: object) -> Code:
 
 
 def _ident(value: object) -> Code:
-    if type(value) is not str:  # a str is never Undefined: the common case skips the check
-        defined(value)
-    if (
-        not isinstance(value, str)
-        or not value.isidentifier()
-        or keyword.iskeyword(value)
-        or keyword.issoftkeyword(value)
-    ):
+    if type(value) is str:  # never Undefined: the common case skips the check
+        return _identifier(value)
+    defined(value)
+    if not isinstance(value, str):
+        raise RenderError(f"not a safe identifier: {value!r}")
+    return _identifier(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _identifier(value: str) -> Code:
+    """``value`` checked as an identifier (a module prints each member many times)."""
+    if not value.isidentifier() or keyword.iskeyword(value) or keyword.issoftkeyword(value):
         raise RenderError(f"not a safe identifier: {value!r}")
     return Code(value)
 

@@ -11,6 +11,8 @@ cache or rendered, with the refusals that keep a file from being written wrong.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator.cache.store import RenderCache, Rendered
@@ -131,25 +133,17 @@ def expected_outputs(
     rendered: list[tuple[Pending, dict[str, dict[str, bytes]]]] = []
     current: list[bool] = []  # per rendered document: served by the render cache
     parsed: list[Document | None] = []
-    for doc in docs:
-        files = None if doc.files is None else served(doc.files, roots, folders, sources.signatures)
-        document: Document | None = None
-        if files is None:
-            document = sources.document(doc.result)
-            if document is None:
-                problems.append(unloadable(doc.spec_file.display, sources))
+    job = _Job(targets, settings, placed, cache, context, roots, folders, sources)
+    with nullcontext() if cache is None else cache.batched():  # one write for the entries
+        for doc in docs:
+            done = job.files(doc)
+            if isinstance(done, Problem):
+                problems.append(done)
                 continue
-            try:
-                files = _render(targets, document, settings, placed)
-            except (RenderError, ValueError) as exc:  # a target's refusal (SqlError: ValueError)
-                problems.append(Problem(doc.spec_file.display, 1, 1, f"refused: {exc}", REFUSED))
-                continue
-            if cache is not None and doc.key:
-                entry = Rendered(doc.parts, doc.at, in_sync(document), context, digests_of(files))
-                cache.put(doc.key, entry)
-        rendered.append((doc, files))
-        current.append(document is None)
-        parsed.append(document)
+            files, document = done
+            rendered.append((doc, files))
+            current.append(document is None)
+            parsed.append(document)
     collisions, colliding = _collisions(rendered, roots, sources)
     problems.extend(collisions)
     outputs: dict[str, list[Output]] = {root: [] for root in roots.values()}
@@ -182,6 +176,39 @@ def expected_outputs(
         listed.sort(key=lambda o: o.relative)
     problems.sort(key=lambda p: (p.path, p.line, p.column, p.message))
     return outputs, problems, sorted(generated)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every document of one :func:`expected_outputs` call is rendered with."""
+
+    targets: Sequence[Target]
+    settings: Config
+    placed: dict[str, Config]
+    cache: RenderCache | None
+    context: str
+    roots: dict[str, str]
+    folders: dict[str, Path | None]
+    sources: Sources
+
+    def files(self, doc: Pending) -> tuple[dict[str, dict[str, bytes]], Document | None] | Problem:
+        """The document's files by target and its parsed document (None: served by the
+        render cache), or why it is refused."""
+        if doc.files is not None:
+            files = served(doc.files, self.roots, self.folders, self.sources.signatures)
+            if files is not None:
+                return files, None
+        document = self.sources.document(doc.result)
+        if document is None:
+            return unloadable(doc.spec_file.display, self.sources)
+        try:
+            files = _render(self.targets, document, self.settings, self.placed)
+        except (RenderError, ValueError) as exc:  # a target's refusal (SqlError: ValueError)
+            return Problem(doc.spec_file.display, 1, 1, f"refused: {exc}", REFUSED)
+        if self.cache is not None and doc.key:
+            entry = Rendered(doc.parts, doc.at, in_sync(document), self.context, digests_of(files))
+            self.cache.put(doc.key, entry)
+        return files, document
 
 
 def _render(

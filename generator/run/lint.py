@@ -91,21 +91,25 @@ def lint(
     and :func:`generate`, which load what their render cache cannot serve), plus SD207
     against ``options.against``. ``spare``: freeze the kept documents for the collector
     until :func:`release` (which :func:`generate` calls when it ends)."""
+    from contextlib import nullcontext
+
     from generator.lint.files import LintRun, lint_files
 
     if not workspace.files or workspace.settings is None:
         return LintRun([], [])
     spared = _Spared(progress) if spare and keep_documents else None
-    run = lint_files(
-        workspace.files,
-        workspace.settings,
-        jobs=workspace.jobs(),
-        cache=workspace.lint_cache(keep_documents=keep_documents, reuse=reuse),
-        keep_documents=keep_documents,
-        reuse=reuse,
-        progress=spared or progress,
-        pool=_pool,
-    )
+    cache = workspace.lint_cache(keep_documents=keep_documents, reuse=reuse)
+    with nullcontext() if cache is None else cache.batched():  # one write for the entries
+        run = lint_files(
+            workspace.files,
+            workspace.settings,
+            jobs=workspace.jobs(),
+            cache=cache,
+            keep_documents=keep_documents,
+            reuse=reuse,
+            progress=spared or progress,
+            pool=_pool,
+        )
     if spared is not None:
         spared.freeze()
     extra = against_findings(workspace)

@@ -18,8 +18,13 @@ if TYPE_CHECKING:
     import jinja2
 
 
+_NONE = Code("None")
+
+
 def _pyliteral(value: object, indent: int = 0, lead: int = 0) -> Code:
-    if value is not None and type(value) is not str:  # neither is ever Undefined
+    if value is None:  # the commonest value of an optional text
+        return _NONE
+    if type(value) is not str:  # a str is never Undefined
         defined(value)
     return Code(pyliteral(value, indent, lead))
 

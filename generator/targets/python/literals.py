@@ -47,12 +47,53 @@ def display_width(text: str) -> int:
     return width
 
 
+def _is_bare(text: str) -> bool:
+    """Whether ``repr`` of every piece of ``text`` is the piece between two quotes: printable
+    ASCII with no backslash and not both kinds of quote (so no character is ever escaped)."""
+    return (
+        text.isascii()
+        and text.isprintable()
+        and "\\" not in text
+        and not ("'" in text and '"' in text)
+    )
+
+
+def _bare_chunks(text: str, room: int) -> list[str]:
+    """:func:`_chunks` for a :func:`_is_bare` text, where ``repr(piece)`` is two columns wider
+    than ``piece``: the same pieces, measured without building a ``repr`` per piece."""
+    chunks: list[str] = []
+    current = ""
+    for piece in _PIECES.findall(text):
+        if len(current) + len(piece) + 2 <= room:
+            current += piece
+            continue
+        if current:
+            chunks.append(current)
+            current = ""
+        if len(piece) + 2 <= room:
+            current = piece
+            continue
+        for char in piece:
+            if current and len(current) + 3 > room:
+                chunks.append(current)
+                current = ""
+            current += char
+    if current or not chunks:
+        chunks.append(current)
+    return chunks
+
+
 def _chunks(text: str, room: int) -> list[str]:
     """Split ``text`` so that ``repr`` of each piece is at most ``room`` columns wide.
 
     Prefers breaking after a newline, then after whitespace; a word longer than the room is
     split between characters (implicit concatenation joins the pieces back).
     """
+    return _bare_chunks(text, room) if _is_bare(text) else _escaped_chunks(text, room)
+
+
+def _escaped_chunks(text: str, room: int) -> list[str]:
+    """:func:`_chunks` of any text, each piece measured by its ``repr``."""
     chunks: list[str] = []
     current = ""
     for line in text.splitlines(keepends=True) or [text]:
@@ -203,27 +244,48 @@ def _doc_lines(text: str, room: int) -> list[tuple[str, str]]:
     columns (a longer word gets a line of its own); only ``\\n`` breaks a line."""
     lines: list[tuple[str, str]] = []
     for paragraph in text.split("\n"):
-        raw, escaped, width = "", "", 0  # width: display_width(escaped), kept as words join
         # The usual paragraph: every word is its own escape, one column per character.
-        plain = paragraph.isascii() and _is_plain(paragraph)
-        for index, word in enumerate(paragraph.split(" ")):
-            if plain:
-                word_escaped, word_width = word, len(word)
-            else:
-                if _is_plain(word):
-                    word_escaped = word  # what _doc_char gives each character of such a word
-                else:
-                    word_escaped = "".join(_doc_char(char) for char in word)
-                word_width = display_width(word_escaped)
-            if index and raw and width + 1 + word_width > room:
-                lines.append((raw, escaped))
-                raw, escaped, width = word, word_escaped, word_width
-            elif index:
-                raw, escaped = f"{raw} {word}", f"{escaped} {word_escaped}"
-                width += 1 + word_width
-            else:
-                raw, escaped, width = word, word_escaped, word_width
-        lines.append((raw, escaped))
+        if paragraph.isascii() and _is_plain(paragraph):
+            lines.extend((line, line) for line in _plain_lines(paragraph, room))
+        else:
+            lines.extend(_escaped_lines(paragraph, room))
+    return lines
+
+
+def _escaped_lines(paragraph: str, room: int) -> list[tuple[str, str]]:
+    """:func:`_doc_lines` of one paragraph of any text, word by word."""
+    lines: list[tuple[str, str]] = []
+    raw, escaped, width = "", "", 0  # width: display_width(escaped), kept as words join
+    for index, word in enumerate(paragraph.split(" ")):
+        # A plain word is what _doc_char gives each of its characters.
+        word_escaped = word if _is_plain(word) else "".join(_doc_char(c) for c in word)
+        word_width = display_width(word_escaped)
+        if index and raw and width + 1 + word_width > room:
+            lines.append((raw, escaped))
+            raw, escaped, width = word, word_escaped, word_width
+        elif index:
+            raw, escaped = f"{raw} {word}", f"{escaped} {word_escaped}"
+            width += 1 + word_width
+        else:
+            raw, escaped, width = word, word_escaped, word_width
+    lines.append((raw, escaped))
+    return lines
+
+
+def _plain_lines(paragraph: str, room: int) -> list[str]:
+    """:func:`_doc_lines` of one paragraph whose every character stands for itself and takes
+    one column: the same breaks, found from word lengths alone."""
+    words = paragraph.split(" ")
+    lines: list[str] = []
+    start, width = 0, len(words[0])
+    for index in range(1, len(words)):
+        size = len(words[index])
+        if width and width + 1 + size > room:  # ``width``: the line so far is not empty
+            lines.append(" ".join(words[start:index]))
+            start, width = index, size
+        else:
+            width += 1 + size
+    lines.append(" ".join(words[start:]))
     return lines
 
 

@@ -13,8 +13,8 @@ Jinja2 is imported lazily by the kit, so linting never pays for it.
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+import operator
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from generator.model.events import event_member, method_clash
 from generator.model.names import member_name, pascal_name
@@ -101,6 +101,9 @@ _MODULE_NAMES = frozenset(_PUBLIC) | {
 }
 #: The names a module with events adds (taken only then: a spec without events keeps its alias).
 _EVENT_MODULE_NAMES = frozenset(_PUBLIC_EVENTS) | {"EventNotAllowedError"}
+#: What a title alias may not be, without and with events.
+_TAKEN = _MODULE_NAMES | frozenset(dir(builtins))
+_TAKEN_EVENTS = _TAKEN | _EVENT_MODULE_NAMES
 
 
 def module_header(relative: str) -> str:
@@ -116,7 +119,7 @@ def alias_name(title: str, *, events: bool = False) -> str | None:
     itself a finding under a configuration that does not select PLC2401) or longer than
     72 characters.
     """
-    taken = _MODULE_NAMES | set(dir(builtins)) | (_EVENT_MODULE_NAMES if events else set())
+    taken = _TAKEN_EVENTS if events else _TAKEN
     name = pascal_name(title)
     if name == "Machine":
         return None
@@ -146,23 +149,28 @@ def _all_order(name: str) -> tuple[int, str]:
     return kind, name
 
 
-@dataclass(frozen=True)
-class _StateView:
+#: ``__all__`` of a module without and with events.
+_ALL = tuple(sorted(_PUBLIC, key=_all_order))
+_ALL_EVENTS = tuple(sorted(_PUBLIC + _PUBLIC_EVENTS, key=_all_order))
+
+
+class _StateView(NamedTuple):
+    """A state as the template reads it (tuples: a ``for`` unpacks them into plain names,
+    where an attribute would cost a Jinja ``getattr`` per field and row)."""
+
     name: str
     member: str
     meaning: str | None
 
 
-@dataclass(frozen=True)
-class _EventView:
+class _EventView(NamedTuple):
     name: str
     member: str
 
 
-@dataclass(frozen=True, slots=True)
-class _TransitionView:
-    """A transition as the template reads it: an object, not a dict (Jinja looks an
-    attribute up first and pays for an ``AttributeError`` on every dict key it reads)."""
+class _TransitionView(NamedTuple):
+    """A transition as the template reads it: its members, its text fields in the order of
+    :data:`TRANSITION_TEXT_FIELDS`, its event's member."""
 
     from_member: str
     to_member: str
@@ -175,8 +183,12 @@ class _TransitionView:
     event_member: str | None
 
 
-@dataclass(frozen=True)
-class _InvalidView:
+if _TransitionView._fields[2:-1] != TRANSITION_TEXT_FIELDS:  # pragma: no cover - caught by any test
+    raise RuntimeError("_TransitionView must list the text fields of a transition, in order")
+_TEXTS = operator.attrgetter(*TRANSITION_TEXT_FIELDS)
+
+
+class _InvalidView(NamedTuple):
     from_member: str
     to_member: str
     why: str
@@ -245,11 +257,13 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
         "enum_class": enum_class,
         "states": states,
         "transitions": [
-            _TransitionView(
-                from_member=members[t.from_state],
-                to_member=members[t.to_state],
-                **{name: getattr(t, name) for name in TRANSITION_TEXT_FIELDS},
-                event_member=None if t.event is None else events[t.event],
+            _TransitionView._make(
+                (
+                    members[t.from_state],
+                    members[t.to_state],
+                    *_TEXTS(t),
+                    None if t.event is None else events[t.event],
+                )
             )
             for t in spec.transitions
         ],
@@ -263,7 +277,7 @@ def render_module(spec: Spec, *, relative: str, sha256: str, module: str) -> str
         "terminal": [members[name] for name in spec.terminal_states],
         "alias": alias,
         "module_doc": f"{spec.id}: {spec.title}\n\n{_MODULE_DOC}",
-        "public": sorted(_PUBLIC + (_PUBLIC_EVENTS if events else ()), key=_all_order),
+        "public": _ALL_EVENTS if events else _ALL,
     }
     with literals.memo():
         return _render("module.py.j2", context, f"{module}.py")
