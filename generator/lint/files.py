@@ -187,6 +187,28 @@ def _lint_one(
     spec: SpecFile, max_file_size: int, cache: Cache | None, keep_document: bool
 ) -> FileResult:
     """Read and lint one file from scratch; findings are unfiltered but inline ignores."""
+    data = _read(spec, max_file_size)
+    if isinstance(data, FileResult):
+        return data
+    key = cache.key(data) if cache is not None else None
+    return _lint_read(spec, data, max_file_size, cache, key, keep_document)
+
+
+def _served(spec: SpecFile, max_file_size: int, cache: Cache, keep_document: bool) -> FileResult:
+    """From the cache or linted: the file is read and its key computed once for both."""
+    data = _read(spec, max_file_size)
+    if isinstance(data, FileResult):
+        return data
+    key = cache.key(data)
+    hit = cache.get(key, spec.display)
+    if hit is not None:
+        findings, facts = hit
+        return FileResult(spec.display, findings, facts)
+    return _lint_read(spec, data, max_file_size, cache, key, keep_document)
+
+
+def _read(spec: SpecFile, max_file_size: int) -> bytes | FileResult:
+    """The file's bytes, or the finding saying why they cannot be linted (SD007, SD008)."""
     if spec.error:
         return _file_finding(spec, "SD008", spec.error)
     try:
@@ -197,13 +219,28 @@ def _lint_one(
         return _file_finding(
             spec, "SD007", f"the file has {size} bytes; the limit is {max_file_size}"
         )
+    return data
+
+
+def _lint_read(
+    spec: SpecFile,
+    data: bytes,
+    max_file_size: int,
+    cache: Cache | None,
+    key: str | None,
+    keep_document: bool,
+) -> FileResult:
+    """Lint bytes already read; ``key`` is their cache key (None without a cache)."""
     result = _lint_data(spec, data, max_file_size)
-    if cache is not None:
-        cache.put(cache.key(data), result.findings, result.facts)
+    if cache is not None and key is not None:
+        cache.put(key, result.findings, result.facts)
     if keep_document and result.document is not None:
         import hashlib
 
+        from generator.model.document import remember_sha256
+
         result.sha256 = hashlib.sha256(data).hexdigest()
+        remember_sha256(result.document.source, result.sha256)  # the targets' headers need it
     if not keep_document:  # cheap to ship back from a worker and to keep to the end
         result.document = None
         result.suppressions = None  # applied above; only generation and diff read them again
@@ -346,8 +383,10 @@ def _results(
     tick = progress or _no_progress
     if pool is None or jobs <= 1 or keep_documents or len(files) < PARALLEL_MIN:
         for spec in files:  # one at a time: no hit is held while others are linted
-            hit = _cached(spec, cache, settings.max_file_size) if cache is not None else None
-            yield hit if hit is not None else work(spec)
+            if cache is None:
+                yield work(spec)
+            else:
+                yield _served(spec, settings.max_file_size, cache, keep_documents)
             tick(1)
         return
     hits: dict[int, FileResult] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import keyword
 import re
 import unicodedata
+from functools import lru_cache
 
 #: PostgreSQL's identifier limit in bytes; names the SQL target derives are kept within it.
 SQL_NAME_BYTES = 63
@@ -17,6 +18,10 @@ SQL_NAME_BYTES = 63
 SQL_NAME = r"[a-z_][a-z0-9_$]*"
 
 _SEPARATORS = re.compile(r"_+")
+
+#: Names are asked for again by lint, each target and the diagram; pure functions of the text,
+#: so remembered, within a bound (a run's names, not the whole corpus's).
+_REMEMBERED = 4096
 
 
 def _words(text: str) -> list[str]:
@@ -49,6 +54,7 @@ def _fix(name: str, prefix: str) -> str:
     return name
 
 
+@lru_cache(maxsize=_REMEMBERED)
 def member_name(state: str) -> str:
     """UPPER_SNAKE enum member: ``in-progress`` -> ``IN_PROGRESS``, ``2fa`` -> ``STATE_2FA``.
 
@@ -62,6 +68,7 @@ def member_name(state: str) -> str:
     return _fix(joined, "STATE_")
 
 
+@lru_cache(maxsize=_REMEMBERED)
 def snake_name(text: str, fallback: str = "spec") -> str:
     """lower_snake module or package name: ``Export delivery`` -> ``export_delivery``."""
     words = [w.lower() for w in _words(text)]
@@ -71,6 +78,7 @@ def snake_name(text: str, fallback: str = "spec") -> str:
     return _fix(joined, f"{fallback}_")
 
 
+@lru_cache(maxsize=_REMEMBERED)
 def pascal_name(text: str, fallback: str = "Spec") -> str:
     """PascalCase class name: ``provisioning attempt`` -> ``ProvisioningAttempt``."""
     parts = [p for w in _words(text) for p in w.split("_") if p]

@@ -225,13 +225,10 @@ def base_path(document: Document) -> str:
 
 def document_sha256(source: SourceText) -> str:
     """SHA-256 of the document's bytes, rebuilt exactly from the strictly decoded text (every
-    target's header and the SQL comments carry it)."""
-    import hashlib
+    target's header and the SQL comments carry it); computed once per document."""
+    from generator.model.document import source_sha256
 
-    from generator.load.source import BOM
-
-    data = ((BOM if source.had_bom else "") + source.text).encode("utf-8")
-    return hashlib.sha256(data).hexdigest()
+    return source_sha256(source)
 
 
 def import_path(document: Document, settings: Config) -> str:
