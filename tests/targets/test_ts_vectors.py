@@ -16,10 +16,11 @@ from profiles import scaled
 from ts_harness import Compiled, compile_project, run_node_tests
 
 from generator.cli import main
+from generator.model.verdicts import vectors_of_spec
 from generator.targets import document_sha256
 from generator.targets.typescript.render import render_module
 from generator.targets.typescript.tests import VectorsPath, render_test
-from generator.targets.vectors import render_vectors, vectors_of_spec
+from generator.targets.vectors import render_vectors
 
 from .ts_support import ROOT, Subject, subjects
 

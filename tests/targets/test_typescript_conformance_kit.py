@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from ts_harness import compile_project, run_node_tests, run_script
 
 from generator.cli import main
+from generator.model.verdicts import vectors_of_spec
 from generator.targets import document_sha256
 from generator.targets.typescript.kit import KIT_FILES, kit_files
-from generator.targets.vectors import render_vectors, vectors_of_spec
+from generator.targets.vectors import render_vectors
 from generator.testing.conformance import ConformanceError, build_plan, run_checks
 from generator.testing.conformance.core import Oracle
 from generator.testing.proofs.expected import Expected

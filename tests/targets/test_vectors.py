@@ -14,10 +14,7 @@ from profiles import scaled
 
 from generator.lint.document import lint_bytes
 from generator.model.spec import Spec
-from generator.model.verdicts import state_lookalikes
-from generator.render.environment import has_header
-from generator.targets.registry import get_target
-from generator.targets.vectors import (
+from generator.model.verdicts import (
     ALLOWED,
     FORBIDDEN,
     NOT_A_STATE,
@@ -25,9 +22,12 @@ from generator.targets.vectors import (
     UNDECLARED,
     VectorsError,
     load_vectors,
-    render_vectors,
+    state_lookalikes,
     vectors_of_spec,
 )
+from generator.render.environment import has_header
+from generator.targets.registry import get_target
+from generator.targets.vectors import render_vectors
 from generator.testing.strategies import spec_documents
 
 from .test_generate_support import ROOT, run_cli

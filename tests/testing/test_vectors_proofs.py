@@ -13,9 +13,10 @@ import pytest
 from profiles import downstream_conftest
 
 from generator.lint.document import lint_bytes
+from generator.model.verdicts import load_vectors, vectors_of_spec
 from generator.targets.python import document_sha256, render_module
 from generator.targets.tests import render_test_module
-from generator.targets.vectors import load_vectors, render_vectors, vectors_of_spec
+from generator.targets.vectors import render_vectors
 from generator.testing import check_module, import_generated
 
 from .repos import ROOT, SEEDS

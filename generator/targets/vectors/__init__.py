@@ -8,33 +8,13 @@ them (:func:`.files.render_vectors`, the file's exact bytes). The Python proofs,
 property tests and the conformance kits check their implementation against them, and a team
 writing its own implementation (Go, Kotlin) tests against the same file. ``statedoc schema
 --target vectors`` prints its JSON Schema (:data:`generator.model.verdicts.SCHEMA_FILE`).
-
-The model's names are re-exported here, so a caller of the target finds them in one place.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generator.model.verdicts import (
-    ALLOWED,
-    FORBIDDEN,
-    FORMAT,
-    NOT_A_STATE,
-    SCHEMA_FILE,
-    UNDECLARED,
-    FireVector,
-    Lookalike,
-    PairVector,
-    SpecInfo,
-    Vectors,
-    VectorsError,
-    build_vectors,
-    differences,
-    load_vectors,
-    schema_text,
-    vectors_of_spec,
-)
+from generator.model.verdicts import schema_text, vectors_of_spec
 from generator.render.environment import has_header
 from generator.targets import Target, base_path, document_sha256, source_path
 from generator.targets.vectors.files import render_vectors
@@ -46,28 +26,7 @@ if TYPE_CHECKING:
 #: What the file of ``<area>/<module>/<name>`` is called after the name.
 SUFFIX = ".vectors.json"
 
-__all__ = [
-    "ALLOWED",
-    "FORBIDDEN",
-    "FORMAT",
-    "NOT_A_STATE",
-    "SCHEMA_FILE",
-    "SUFFIX",
-    "UNDECLARED",
-    "FireVector",
-    "Lookalike",
-    "PairVector",
-    "SpecInfo",
-    "Vectors",
-    "VectorsError",
-    "VectorsTarget",
-    "build_vectors",
-    "differences",
-    "load_vectors",
-    "render_vectors",
-    "schema_text",
-    "vectors_of_spec",
-]
+__all__ = ["SUFFIX", "VectorsTarget", "render_vectors"]
 
 
 class VectorsTarget(Target):

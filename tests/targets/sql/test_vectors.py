@@ -19,17 +19,17 @@ from typing import Any
 import psycopg
 import pytest
 
-from generator.targets.sql.names import ident, message_text
-from generator.targets.sql.testing import rejection
-from generator.targets.vectors import (
+from generator.model.verdicts import (
     ALLOWED,
     FORBIDDEN,
     UNDECLARED,
     Vectors,
     load_vectors,
-    render_vectors,
     vectors_of_spec,
 )
+from generator.targets.sql.names import ident, message_text
+from generator.targets.sql.testing import rejection
+from generator.targets.vectors import render_vectors
 
 from .cases import Case
 
