@@ -137,6 +137,15 @@ def _psycopg(command: str) -> Any:
     return psycopg
 
 
+def _connect(psycopg: Any, dsn: str) -> Any:
+    """An autocommit connection to ``dsn``, or None after saying why there is none."""
+    try:
+        return psycopg.connect(dsn, autocommit=True, connect_timeout=10)
+    except psycopg.Error as exc:
+        print(f"statedoc: error: cannot reach the database: {exc}".rstrip(), file=sys.stderr)
+        return None
+
+
 def run_audit(args: argparse.Namespace) -> int:
     """``db audit``: exit 0 without error findings, 1 with one (or a lint error), 2 when the
     database cannot be reached or fails beyond one spec's reads, or psycopg is missing."""
@@ -154,10 +163,8 @@ def run_audit(args: argparse.Namespace) -> int:
     lint_run = pipeline.lint(workspace, keep_documents=True)
     config = workspace.config
     plans, documents, unbound = bound_plans(lint_run, config)
-    try:
-        connection = psycopg.connect(args.dsn, autocommit=True, connect_timeout=10)
-    except psycopg.Error as exc:
-        print(f"statedoc: error: cannot reach the database: {exc}".rstrip(), file=sys.stderr)
+    connection = _connect(psycopg, args.dsn)
+    if connection is None:
         return EXIT_USAGE
     try:
         with connection:
@@ -217,10 +224,8 @@ def run_check(args: argparse.Namespace) -> int:
     findings = list(lint_run.findings)
     specs, documents, known_ids = _expected(lint_run, config)
     complete = all(result.document is not None for result in lint_run.results)
-    try:
-        connection = psycopg.connect(args.dsn, autocommit=True, connect_timeout=10)
-    except psycopg.Error as exc:
-        print(f"statedoc: error: cannot reach the database: {exc}".rstrip(), file=sys.stderr)
+    connection = _connect(psycopg, args.dsn)
+    if connection is None:
         return EXIT_USAGE
     from generator.targets.sql.check import check_database
     from generator.targets.sql.settings import sql_settings
