@@ -127,7 +127,9 @@ def expected_outputs(
         where = ",".join(
             f"{t.name}={placed[t.name].out if t.name in placed else ''}" for t in targets
         )
-        context = f"{cache_context(targets, settings)}\0{where}"
+        # a target of tests names other targets' files, placed even when not chosen
+        every = sorted({n: str(p) for c in placed.values() for n, p in c.outs.items()}.items())
+        context = f"{cache_context(targets, settings)}\0{where}\0{every!r}"
     docs, problems = prepare(candidates, sources, cache, context)
     create_only = {t.name for t in targets if t.create_only}
     rendered: list[tuple[Pending, dict[str, dict[str, bytes]]]] = []

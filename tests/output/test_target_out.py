@@ -198,3 +198,20 @@ def test_generated_tests_name_the_vectors_file_where_the_vectors_target_wrote_it
     ts_test = f"web/test/{QUERIES}.test.ts"
     expected = os.path.relpath(tmp_path / vectors, (tmp_path / ts_test).parent)
     assert json.dumps(Path(expected).as_posix()) in (tmp_path / ts_test).read_text()
+
+
+def test_moving_the_vectors_folder_rerenders_the_tests_that_name_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The render cache keys a test module by where every target writes, not only the chosen
+    ones: the vectors target is not chosen here, yet the pytest module names its folder."""
+    make_project(tmp_path)
+    config = '[tool.statedoc]\nspecs = "specs"\ntests = "spec_tests"\n\n[tool.statedoc.vectors]\n'
+    (tmp_path / "pyproject.toml").write_text(config + 'out = "verdicts/one"\n')
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(capsys, "build")[0] == 0
+    module = tmp_path / "spec_tests" / f"test_{QUERIES.replace('/', '_')}.py"
+    assert f"verdicts/one/{QUERIES}.vectors.json" in module.read_text()
+    (tmp_path / "pyproject.toml").write_text(config + 'out = "verdicts/two"\n')
+    assert run_cli(capsys, "build")[0] == 0
+    assert f"verdicts/two/{QUERIES}.vectors.json" in module.read_text()
