@@ -55,6 +55,17 @@ def refuse_unfaithful(spec: Spec, error: type[Exception] = RenderError) -> None:
             raise error(f"initial state {name!r} is not declared (SD112)")
 
 
+def refuse_ambiguous_events(spec: Spec, error: type[Exception] = RenderError) -> None:
+    """Raise ``error`` when an event leads from one state to two targets (SD115): ``fire``
+    takes THE transition of an event, and a vectors file gives each (state, event) one."""
+    target: dict[tuple[str, str], str] = {}
+    for t in spec.transitions:
+        if t.event is not None and target.setdefault((t.from_state, t.event), t.to_state) != (
+            t.to_state
+        ):
+            raise error(f"event {t.event!r} leads from {t.from_state!r} to two targets (SD115)")
+
+
 def unique_members(
     names: Iterable[str],
     naming: Callable[[str], str],

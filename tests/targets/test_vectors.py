@@ -185,3 +185,28 @@ def test_the_target_writes_one_file_per_spec_that_it_owns(tmp_path: Path) -> Non
     assert not target.owns(path, '{"format": 1,')
     assert load_vectors(data).spec is not None
     assert target.files(result.document, config) == files  # deterministic
+
+
+def test_the_target_refuses_a_spec_no_target_may_generate() -> None:
+    """What every target refuses whatever lint ignores (a transition declared twice, an event
+    with two targets from one state) gets no vectors file either: its verdicts would be
+    whichever transition came first."""
+    from generator.render.environment import RenderError
+    from generator.run.config import load_config
+
+    target = get_target("vectors", load_config(ROOT))
+    seed = lint_bytes(SEED.read_bytes(), "specs/platform/tenant-lifecycle/provisioning-attempt.md")
+    tcp = lint_bytes(TCP.read_bytes(), "specs/network/tcp/connection.md")
+    assert seed.document is not None and tcp.document is not None
+    spec = seed.document.spec
+    twice = seed.document._replace(
+        spec=spec._replace(transitions=(*spec.transitions, spec.transitions[0]))
+    )
+    with pytest.raises(RenderError, match=r"declared twice \(SD105\)"):
+        target.files(twice, load_config(ROOT))
+    spec = tcp.document.spec
+    first = next(t for t in spec.transitions if t.event is not None)
+    twin = first._replace(to_state=next(s for s in spec.state_names if s != first.to_state))
+    split = tcp.document._replace(spec=spec._replace(transitions=(*spec.transitions, twin)))
+    with pytest.raises(RenderError, match=r"two targets \(SD115\)"):
+        target.files(split, load_config(ROOT))

@@ -23,7 +23,7 @@ from generator.render.environment import GENERATED, RenderError, comment_text, h
 from generator.targets.python import literals
 from generator.targets.python.filters import environment
 from generator.targets.python.package import RUFF_MODULE_NAME as _RUFF_MODULE_NAME
-from generator.targets.refusals import refuse_unfaithful, unique_members
+from generator.targets.refusals import refuse_ambiguous_events, refuse_unfaithful, unique_members
 
 if TYPE_CHECKING:
     pass
@@ -210,14 +210,7 @@ def _events(spec: Spec) -> dict[str, str]:
     """Event name -> ``Event`` member; refuses a collision (SD116) or an event that leads
     from one state to two targets (SD115), which ``fire`` could not honour."""
     members = unique_members(spec.events, event_member, "events", "SD116")
-    target: dict[tuple[str, str], str] = {}
-    for t in spec.transitions:
-        if t.event is not None and target.setdefault((t.from_state, t.event), t.to_state) != (
-            t.to_state
-        ):
-            raise RenderError(
-                f"event {t.event!r} leads from {t.from_state!r} to two targets (SD115)"
-            )
+    refuse_ambiguous_events(spec)
     return members
 
 

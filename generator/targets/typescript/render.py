@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from generator.model.names import member_name
 from generator.render.environment import Code, defined, environment, header_line
 from generator.render.environment import has_header as templating_has_header
-from generator.targets.refusals import refuse_unfaithful, unique_members
+from generator.targets.refusals import refuse_ambiguous_events, refuse_unfaithful, unique_members
 from generator.targets.typescript.literals import ts_comment, tsliteral
 
 if TYPE_CHECKING:
@@ -69,14 +69,7 @@ def build_view(spec: Spec) -> View:
     event_members = unique_members(
         event_names, member_name, "events", "SD110", error=TypeScriptError, noun="key"
     )
-    target: dict[tuple[str, str], str] = {}
-    for t in spec.transitions:  # ``fire`` takes THE transition of an event (SD115), as in Python
-        if t.event is not None and target.setdefault((t.from_state, t.event), t.to_state) != (
-            t.to_state
-        ):
-            raise TypeScriptError(
-                f"event {t.event!r} leads from {t.from_state!r} to two targets (SD115)"
-            )
+    refuse_ambiguous_events(spec, TypeScriptError)
     meanings = {state.name: state.meaning for state in reversed(spec.states)}
     states = []
     for name in spec.state_names:

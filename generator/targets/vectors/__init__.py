@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from generator.model.verdicts import schema_text, vectors_of_spec
 from generator.render.environment import has_header
 from generator.targets import Target, base_path, document_sha256, source_path
+from generator.targets.refusals import refuse_ambiguous_events, refuse_unfaithful
 from generator.targets.vectors.files import render_vectors
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ class VectorsTarget(Target):
     name = "vectors"
 
     def files(self, document: Document, settings: Config) -> dict[str, bytes]:
+        refuse_unfaithful(document.spec)  # verdicts of such a spec would be arbitrary
+        refuse_ambiguous_events(document.spec)
         vectors = vectors_of_spec(
             document.spec,
             source=source_path(document, settings),
