@@ -150,11 +150,12 @@ class Database:
         with _LOCK:
             batch = _open_batch()
             waiting = batch.rows.get(self.path, {}) if batch is not None else {}
-            found = {key for name, key in waiting if name == _table(table)}
+            name = _table(table)
+            found = {key for kind, key in waiting if kind == name}
             try:
                 connection = _connection(self.path, create=False)
                 if connection is not None:
-                    rows = connection.execute(f"SELECT key FROM {table} ORDER BY key")
+                    rows = connection.execute(f"SELECT key FROM {name} ORDER BY key")
                     found.update(str(key) for (key,) in rows.fetchall())
             except (sqlite3.Error, OSError):
                 pass

@@ -106,6 +106,7 @@ def test_a_forked_child_writes_at_once_inside_its_parents_block(tmp_path: Path) 
     with batched():
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child reports through its exit status
+            ok = False  # what the child reports if anything in it raises
             try:
                 database.put("lint", "child", b"1")
                 ok = _rows(database, "lint") == ["child", "parent"]

@@ -156,6 +156,7 @@ def test_a_forked_child_opens_its_own_connection(tmp_path: Path) -> None:
     database.put("lint", "parent", b"1")
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through its exit status
+        ok = False  # what the child reports if anything in it raises
         try:
             database.put("lint", "child", b"2")
             ok = database.get("lint", "child") == b"2" and database.get("lint", "parent") == b"1"

@@ -189,6 +189,7 @@ def run_audit(args: argparse.Namespace) -> int:
         stream = sys.stdout if args.format == "text" and not args.output else sys.stderr
         stream.write(render_text(audits, window, unbound))
     files = [f.display for f in workspace.files]
+    emit(args, findings, files)  # first: a --json path that cannot be written loses nothing
     if args.audit_json:
         from pathlib import Path
 
@@ -204,7 +205,6 @@ def run_audit(args: argparse.Namespace) -> int:
             unbound=unbound,
         )
         write_report(Path(args.audit_json), json_text(data), fmt=None, inputs=files)
-    emit(args, findings, files)
     if lint_run.internal_error:
         return EXIT_USAGE
     errors = any(f.severity is Severity.ERROR for f in findings)
