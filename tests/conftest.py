@@ -89,15 +89,20 @@ def pytest_configure(config: pytest.Config) -> None:
         )
 
 
+def _fail_skip(report: pytest.CollectReport | pytest.TestReport) -> None:
+    """Turn a skip into a failure that says why it was skipped."""
+    report.outcome = "failed"
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+    report.longrepr = f"skipped in a thorough run (CI or HYPOTHESIS_PROFILE=ci): {reason}"
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, Any]:
     """A whole module skipped while it is collected (``importorskip``, ``skip(allow_module_level=
     True)``) is a failure in a thorough run too: the test-level hook below never sees it."""
     report = yield
     if THOROUGH and report.skipped:
-        report.outcome = "failed"
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
-        report.longrepr = f"skipped in a thorough run (CI or HYPOTHESIS_PROFILE=ci): {reason}"
+        _fail_skip(report)
     return report
 
 
@@ -108,7 +113,5 @@ def pytest_runtest_makereport(
     """In a thorough run a skip is a failure: CI must not go green on tests that never ran."""
     report = yield
     if THOROUGH and report.skipped and not hasattr(report, "wasxfail"):
-        report.outcome = "failed"
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
-        report.longrepr = f"skipped in a thorough run (CI or HYPOTHESIS_PROFILE=ci): {reason}"
+        _fail_skip(report)
     return report

@@ -181,6 +181,7 @@ def test_the_server_exits_when_its_client_closes_the_pipe(tmp_path: Path) -> Non
     assert server.stdout is not None
     assert server.stdout.readline().startswith(b"Content-Length")
     workers = children(server.pid)
+    assert workers  # the analysis workers run: the check below is not over an empty list
     server.stdin.close()  # the editor went away without shutdown/exit
     assert server.wait(DEADLOCK) == 1  # LSP: exit without shutdown is 1
     assert all(gone(pid) for pid in workers)

@@ -134,20 +134,3 @@ def test_an_entry_point_names_the_spec_it_is_looked_up_by(
     assert registry.lookup("fake") == TargetSpec("fake", Plain)
     assert registry.known() == [*sorted(REGISTRY), "fake", "renamed"]
     assert registry.takes_table("fake") and registry.takes_table("sql")  # every target: out, tests
-
-
-def test_no_stage_outside_the_targets_imports_a_concrete_target() -> None:
-    """The stages reach targets through the seam alone (:mod:`generator.targets` and its
-    registry), lazy imports included, :mod:`generator.testing` too; the SQL target's ``db``
-    command is the target's own (``TargetSpec.commands``)."""
-    from test_import_graph import graph
-
-    seam = {"generator.targets", "generator.targets.registry"}
-    found = {
-        (module, imported)
-        for module, imports in graph().items()
-        if not module.startswith("generator.targets")
-        for imported in imports
-        if imported.startswith("generator.targets") and imported not in seam
-    }
-    assert found == set()

@@ -31,11 +31,12 @@ from generator.targets.sql.names import ident, message_text
 from generator.targets.sql.testing import rejection
 from generator.targets.vectors import render_vectors
 
+from . import verdicts as sqlstates
 from .cases import Case
 
 #: What each verdict makes the triggers raise.
-SQLSTATE = {FORBIDDEN: "SDF01", UNDECLARED: "SDU01"}
-NOT_A_STATE, NOT_INITIAL = "SDS01", "SDI01"
+SQLSTATE = {FORBIDDEN: sqlstates.FORBIDDEN, UNDECLARED: sqlstates.UNDECLARED}
+NOT_A_STATE, NOT_INITIAL = sqlstates.UNKNOWN, sqlstates.NOT_INITIAL
 #: (SQLSTATE or None for success, the why a forbidden pair carries)
 Outcome = tuple[str | None, str | None]
 
